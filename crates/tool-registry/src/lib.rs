@@ -1,0 +1,1 @@
+//! tool-registry: being written.

@@ -1,0 +1,2 @@
+//! The `toolwire` command.
+fn main() {}

@@ -1,0 +1,1 @@
+//! toolwire: being written.

@@ -1,0 +1,114 @@
+//! [`Extra`]: what an object carried beyond the fields its type models.
+
+use serde::ser::SerializeMap;
+use serde_json::{Map, Value};
+
+/// The part of a JSON object that its Rust type does not model, kept so that reading and
+/// writing back gives the same JSON.
+///
+/// It holds two things:
+///
+/// * **unknown fields**, in the order they arrived (a provider added a field, or a
+///   compatible vendor sends its own); they are written after the known fields;
+/// * **explicit nulls**: the names of known optional fields that arrived as `null`. Such a
+///   field reads as `None`, like an absent one, but is written back as `null` while it
+///   stays `None` (OpenAI sends `"content": null`; other providers reject a `null` they
+///   did not send).
+///
+/// Every object type in this crate has a public `extra` field of this type.
+#[derive(Debug, Clone, Default)]
+pub struct Extra {
+    fields: Map<String, Value>,
+    nulls: Vec<&'static str>,
+}
+
+impl Extra {
+    /// An empty `Extra`.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether there are neither unknown fields nor explicit nulls.
+    pub fn is_empty(&self) -> bool {
+        self.fields.is_empty() && self.nulls.is_empty()
+    }
+
+    /// The unknown fields, in arrival order.
+    pub fn fields(&self) -> &Map<String, Value> {
+        &self.fields
+    }
+
+    /// The unknown fields, to change them.
+    pub fn fields_mut(&mut self) -> &mut Map<String, Value> {
+        &mut self.fields
+    }
+
+    /// Takes the unknown fields out, leaving none.
+    pub fn take_fields(&mut self) -> Map<String, Value> {
+        std::mem::take(&mut self.fields)
+    }
+
+    /// One unknown field.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.fields.get(key)
+    }
+
+    /// Adds or replaces an unknown field. Do not use the name of a field the type models:
+    /// it would be written twice.
+    pub fn insert(&mut self, key: String, value: Value) {
+        self.fields.insert(key, value);
+    }
+
+    /// Removes an unknown field.
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        self.fields.shift_remove(key)
+    }
+
+    /// Whether the known field `key` arrived as an explicit `null`.
+    pub fn was_null(&self, key: &str) -> bool {
+        !self.nulls.is_empty() && self.nulls.contains(&key)
+    }
+
+    /// The known fields that arrived as explicit `null`, in arrival order.
+    pub fn nulls(&self) -> &[&'static str] {
+        &self.nulls
+    }
+
+    /// Records that the known field `key` is to be written as `null` while it is `None`.
+    pub fn mark_null(&mut self, key: &'static str) {
+        if !self.nulls.contains(&key) {
+            self.nulls.push(key);
+        }
+    }
+
+    /// Forgets that `key` arrived as `null`: a `None` field is then left out when written.
+    pub fn clear_null(&mut self, key: &str) {
+        self.nulls.retain(|k| *k != key);
+    }
+
+    pub(crate) fn serialize_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        for (k, v) in &self.fields {
+            map.serialize_entry(k, v)?;
+        }
+        Ok(())
+    }
+}
+
+/// Equal when the unknown fields are equal and the same known fields were null, in any
+/// order (written JSON does not depend on either order).
+impl PartialEq for Extra {
+    fn eq(&self, other: &Self) -> bool {
+        self.fields == other.fields
+            && self.nulls.len() == other.nulls.len()
+            && self.nulls.iter().all(|k| other.nulls.contains(k))
+    }
+}
+
+impl From<Map<String, Value>> for Extra {
+    fn from(fields: Map<String, Value>) -> Self {
+        Extra {
+            fields,
+            nulls: Vec::new(),
+        }
+    }
+}

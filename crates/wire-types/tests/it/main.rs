@@ -1,0 +1,17 @@
+#![allow(unreachable_pub)] // a test binary: its `pub` items are reachable only within it, by design
+//! The one integration-test binary of wire-types.
+//!
+//! Every test reads the shared `fixtures/` folder through the `check` helpers in
+//! `support`; snapshots are in `snapshots/`.
+
+/// Reading fixtures, dispatching on their format, comparing written-back JSON.
+mod support;
+/// Per-format one-screen summaries of parsed payloads, for the snapshots.
+mod summary;
+
+/// Every fixture reads and writes back to equal JSON; snapshot of its summary.
+mod roundtrip;
+/// Every `invalid/` case fails with the pointer it names; snapshot of the error.
+mod invalid;
+/// Request fixtures written back validate against the official SDK schemas.
+mod conformance;

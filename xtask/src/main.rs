@@ -1,0 +1,2 @@
+//! Developer automation.
+fn main() {}
