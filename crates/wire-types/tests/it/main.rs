@@ -15,3 +15,5 @@ mod roundtrip;
 mod invalid;
 /// Request fixtures written back validate against the official SDK schemas.
 mod conformance;
+/// Arbitrary values of the main types survive write → read.
+mod props;
