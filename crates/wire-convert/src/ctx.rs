@@ -1,0 +1,204 @@
+//! [`Ctx`]: the small context every decoder and encoder gets — the options, the losses
+//! found so far, and (when decoding) where each neutral item came from in the source.
+
+use crate::model::{Reasoning, Signed, Vendor};
+use crate::{Loss, LossKind, Options, ReasoningMode};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use wire_types::{Extra, Format};
+
+/// The context of one decode or encode.
+///
+/// Decoders record losses with **source** pointers and tell the context where each
+/// neutral message, part and tool came from ([`Ctx::map`]). Encoders record losses with
+/// **neutral** pointers (`/messages/3/content/1/signature`); the conversion rewrites them
+/// into source pointers through that map at the end, so every reported path points into
+/// the input the caller gave.
+#[derive(Debug)]
+pub struct Ctx<'a> {
+    /// The options of this conversion.
+    pub options: &'a Options,
+    /// The format being decoded or encoded.
+    pub format: Format,
+    losses: Vec<Loss>,
+    map: HashMap<String, String>,
+}
+
+impl<'a> Ctx<'a> {
+    /// A context for decoding or encoding `format`.
+    pub fn new(format: Format, options: &'a Options) -> Self {
+        Ctx {
+            options,
+            format,
+            losses: Vec::new(),
+            map: HashMap::new(),
+        }
+    }
+
+    /// Records a loss at `path`.
+    pub fn loss(&mut self, path: impl Into<String>, kind: LossKind, detail: impl Into<String>) {
+        self.losses.push(Loss {
+            path: path.into(),
+            kind,
+            detail: detail.into(),
+        });
+    }
+
+    /// Records that the neutral item at `neutral` (`/messages/2`, `/messages/2/content/0`,
+    /// `/tools/1`, `/choices/0/message/content/3`) came from `source` in the input.
+    pub fn map(&mut self, neutral: impl Into<String>, source: impl Into<String>) {
+        self.map.insert(neutral.into(), source.into());
+    }
+
+    /// The losses recorded so far.
+    pub fn losses(&self) -> &[Loss] {
+        &self.losses
+    }
+
+    /// Takes the losses out.
+    pub fn take_losses(&mut self) -> Vec<Loss> {
+        std::mem::take(&mut self.losses)
+    }
+
+    /// Takes the neutral → source map out.
+    pub(crate) fn take_map(&mut self) -> HashMap<String, String> {
+        std::mem::take(&mut self.map)
+    }
+
+    /// The fields of `vendor` to write into an object of this context's format: all of
+    /// them when they came from this format; otherwise none, and each is recorded as
+    /// dropped at `at` (a neutral pointer to the object that carried them).
+    pub fn vendor_fields(&mut self, vendor: &Vendor, at: &str) -> Map<String, Value> {
+        match vendor.format {
+            Some(f) if f == self.format => vendor.fields.clone(),
+            Some(f) => {
+                for key in vendor.fields.keys() {
+                    let mut path = at.to_owned();
+                    wire_types::push_token(&mut path, key);
+                    self.losses.push(Loss {
+                        path,
+                        kind: LossKind::Dropped,
+                        detail: format!("`{key}` is a {f} field with no equivalent in {}", self.format),
+                    });
+                }
+                Map::new()
+            }
+            None => Map::new(),
+        }
+    }
+
+    /// An [`Extra`] rebuilt from `vendor` for a wire struct of this context's format:
+    /// the unknown fields back in place, and the explicit nulls (the `nulls` hint) marked
+    /// again for the fields among `fields` (the struct's `FIELDS`). Fields of another
+    /// format are reported as dropped (see [`Ctx::vendor_fields`]).
+    pub fn extra(&mut self, vendor: &Vendor, fields: &'static [&'static str], at: &str) -> Extra {
+        let mut extra = Extra::from(self.vendor_fields(vendor, at));
+        if vendor.format == Some(self.format) {
+            if let Some(Value::Array(nulls)) = vendor.hints.get("nulls") {
+                for n in nulls.iter().filter_map(Value::as_str) {
+                    if let Some(f) = fields.iter().find(|f| **f == n) {
+                        extra.mark_null(f);
+                    }
+                }
+            }
+        }
+        extra
+    }
+}
+
+/// What of a reasoning part an encoder may write (see [`Ctx::reasoning`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ReasoningView<'r> {
+    /// The reasoning text.
+    pub text: Option<&'r str>,
+    /// Summaries.
+    pub summary: &'r [String],
+    /// The signature, if this format made it.
+    pub signature: Option<&'r str>,
+    /// The encrypted / redacted payload, if this format made it.
+    pub encrypted: Option<&'r str>,
+}
+
+impl Ctx<'_> {
+    /// A token made by some format, if it is this context's format; otherwise `None`,
+    /// with a loss at `at`: a signature is never sent to a provider that did not make it.
+    pub fn own<'s>(&mut self, token: Option<&'s Signed>, at: &str, what: &str) -> Option<&'s str> {
+        let t = token?;
+        if t.format == self.format {
+            Some(t.value.as_str())
+        } else {
+            self.loss(
+                at.to_owned(),
+                LossKind::Dropped,
+                format!("{what} made by {} is never sent to {}", t.format, self.format),
+            );
+            None
+        }
+    }
+
+    /// What of `r` (at neutral pointer `at`) this format may receive: foreign signatures
+    /// and encrypted payloads are dropped with a loss each; with
+    /// [`ReasoningMode::Drop`] reasoning from another format is dropped whole (a loss)
+    /// and `None` returned.
+    /// `None` is also returned, with a loss, when nothing usable is left.
+    pub fn reasoning<'r>(&mut self, r: &'r Reasoning, at: &str) -> Option<ReasoningView<'r>> {
+        let foreign = r.source.is_some_and(|f| f != self.format)
+            || [r.signature.as_ref(), r.encrypted.as_ref()]
+                .into_iter()
+                .flatten()
+                .any(|s| s.format != self.format);
+        if self.options.reasoning == ReasoningMode::Drop && foreign {
+            self.loss(at.to_owned(), LossKind::Dropped, "reasoning dropped (option reasoning = drop)");
+            return None;
+        }
+        let signature = self.own(r.signature.as_ref(), &format!("{at}/signature"), "a reasoning signature");
+        let encrypted = self.own(r.encrypted.as_ref(), &format!("{at}/encrypted"), "encrypted reasoning");
+        let text = r.text.as_deref().filter(|t| !t.is_empty());
+        if text.is_none() && r.summary.is_empty() && signature.is_none() && encrypted.is_none() {
+            // Only foreign tokens were left: the losses above say so.
+            return None;
+        }
+        Some(ReasoningView {
+            text: r.text.as_deref(),
+            summary: &r.summary,
+            signature,
+            encrypted,
+        })
+    }
+}
+
+/// A [`Vendor`] for `format` holding what a wire struct's [`Extra`] kept: its unknown
+/// fields, plus the names of known fields that arrived as `null` (hint `nulls`), minus
+/// the nulls listed in `handled` (fields the decoder maps to a neutral value itself).
+pub fn vendor_from_extra(format: Format, extra: &Extra, handled: &[&str]) -> Vendor {
+    let mut vendor = Vendor::new(format, extra.fields().clone());
+    let nulls: Vec<Value> = extra
+        .nulls()
+        .iter()
+        .filter(|n| !handled.contains(n))
+        .map(|n| Value::from(*n))
+        .collect();
+    if !nulls.is_empty() {
+        vendor.hints.insert("nulls".to_owned(), Value::Array(nulls));
+    }
+    if vendor.is_empty() {
+        vendor.format = None;
+    }
+    vendor
+}
+
+/// Rewrites a neutral pointer into a source pointer, through the longest neutral prefix
+/// (at a segment boundary) the decoder mapped.
+pub(crate) fn to_source(map: &HashMap<String, String>, neutral: &str) -> String {
+    let mut end = neutral.len();
+    loop {
+        let prefix = &neutral[..end];
+        if let Some(source) = map.get(prefix) {
+            return format!("{source}{}", &neutral[end..]);
+        }
+        match prefix.rfind('/') {
+            Some(i) if i > 0 => end = i,
+            _ => return neutral.to_owned(),
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! Tool-call ids: kept when the target accepts them, otherwise mapped deterministically,
+//! injectively and reversibly, with one table for calls and results across a transcript.
+//!
+//! Rules per target:
+//!
+//! * Anthropic `^[a-zA-Z0-9_-]+$`; Bedrock the same, at most 64 characters.
+//! * Mistral: exactly 9 of `[a-zA-Z0-9]`.
+//! * Every other format takes any non-empty string.
+//!
+//! An id that breaks the rule is rewritten: for Anthropic and Bedrock each bad character
+//! becomes `_` (and a long id keeps 55 characters plus `_` and 8 hex digits of its hash);
+//! for Mistral the id is the 9-character base-62 form of a 64-bit FNV-1a hash. When a new
+//! id would collide with an id already in use, the hash is salted (or a `_2`, `_3` …
+//! suffix added) until it does not. Ids that already obey the rule are reserved first, so
+//! they never change and nothing collides with them.
+
+use crate::model::{Part, Request, Response};
+use crate::{Ctx, LossKind};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use wire_types::Format;
+
+/// How ids must look for a format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdRule {
+    /// Any non-empty string.
+    Any,
+    /// `[a-zA-Z0-9_-]+`, at most `max` characters (`None`: no limit).
+    Safe {
+        /// Length limit.
+        max: Option<usize>,
+    },
+    /// Exactly 9 of `[a-zA-Z0-9]` (Mistral).
+    Nine,
+}
+
+impl IdRule {
+    /// The rule of `format`.
+    pub fn of(format: Format) -> IdRule {
+        match format {
+            Format::Anthropic => IdRule::Safe { max: None },
+            Format::Bedrock => IdRule::Safe { max: Some(64) },
+            Format::Mistral => IdRule::Nine,
+            _ => IdRule::Any,
+        }
+    }
+
+    /// Whether `id` obeys the rule.
+    pub fn accepts(self, id: &str) -> bool {
+        match self {
+            IdRule::Any => !id.is_empty(),
+            IdRule::Safe { max } => {
+                !id.is_empty()
+                    && max.is_none_or(|m| id.chars().count() <= m)
+                    && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            }
+            IdRule::Nine => id.len() == 9 && id.chars().all(|c| c.is_ascii_alphanumeric()),
+        }
+    }
+
+    /// What the rule says, for loss messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            IdRule::Any => "a non-empty string",
+            IdRule::Safe { max: None } => "[a-zA-Z0-9_-]+",
+            IdRule::Safe { max: Some(_) } => "1-64 of [a-zA-Z0-9_-]",
+            IdRule::Nine => "exactly 9 of [a-zA-Z0-9]",
+        }
+    }
+
+    /// The candidate id for `id` with `salt` (0 first, then 1, 2, … on collisions).
+    fn derive(self, id: &str, salt: u32) -> String {
+        match self {
+            IdRule::Any => {
+                let base = if id.is_empty() { "call" } else { id };
+                if salt == 0 {
+                    base.to_owned()
+                } else {
+                    format!("{base}_{}", salt + 1)
+                }
+            }
+            IdRule::Safe { max } => {
+                let mut s: String = id
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+                    .collect();
+                if s.is_empty() {
+                    s.push_str("call");
+                }
+                let limit = max.unwrap_or(usize::MAX);
+                if s.chars().count() > limit || (salt > 0 && s.chars().count() + 9 > limit) {
+                    let keep: String = s.chars().take(limit.saturating_sub(9)).collect();
+                    s = format!("{keep}_{:08x}", fnv1a(id, salt) as u32);
+                } else if salt > 0 {
+                    s = format!("{s}_{}", salt + 1);
+                }
+                s
+            }
+            IdRule::Nine => base62_9(fnv1a(id, salt)),
+        }
+    }
+}
+
+fn fnv1a(s: &str, salt: u32) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes().chain(salt.to_le_bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn base62_9(mut n: u64) -> String {
+    const DIGITS: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let mut out = [b'0'; 9];
+    for slot in out.iter_mut().rev() {
+        *slot = DIGITS[(n % 62) as usize];
+        n /= 62;
+    }
+    out.iter().map(|&b| b as char).collect()
+}
+
+/// A table of id rewrites: source id → target id. Reverse it to map the target's ids
+/// (in its results) back.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IdMap {
+    forward: BTreeMap<String, String>,
+}
+
+impl IdMap {
+    /// The target id for a source id (itself when it was not rewritten).
+    pub fn get<'a>(&'a self, source: &'a str) -> &'a str {
+        self.forward.get(source).map(String::as_str).unwrap_or(source)
+    }
+
+    /// The source id for a target id (itself when it was not rewritten).
+    pub fn reverse<'a>(&'a self, target: &'a str) -> &'a str {
+        self.forward
+            .iter()
+            .find(|(_, t)| t.as_str() == target)
+            .map(|(s, _)| s.as_str())
+            .unwrap_or(target)
+    }
+
+    /// The rewrites, source → target, sorted by source id.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.forward.iter().map(|(s, t)| (s.as_str(), t.as_str()))
+    }
+
+    /// Whether nothing was rewritten.
+    pub fn is_empty(&self) -> bool {
+        self.forward.is_empty()
+    }
+
+    /// Builds the table for `ids` (in first-seen order) under `rule`.
+    pub fn build<'a>(rule: IdRule, ids: impl IntoIterator<Item = &'a str>) -> IdMap {
+        let ids: Vec<&str> = {
+            let mut seen = HashSet::new();
+            ids.into_iter().filter(|i| seen.insert(*i)).collect()
+        };
+        let mut used: HashSet<String> = ids.iter().filter(|i| rule.accepts(i)).map(|i| (*i).to_owned()).collect();
+        let mut forward = BTreeMap::new();
+        for id in ids {
+            if rule.accepts(id) {
+                continue;
+            }
+            let mut salt = 0;
+            let new = loop {
+                let candidate = rule.derive(id, salt);
+                if !used.contains(&candidate) && rule.accepts(&candidate) {
+                    break candidate;
+                }
+                salt += 1;
+            };
+            used.insert(new.clone());
+            forward.insert(id.to_owned(), new);
+        }
+        IdMap { forward }
+    }
+}
+
+/// Every call id and result call id of a message list, in order, with the neutral
+/// pointer of its first use.
+fn collect<'a>(messages: impl Iterator<Item = (String, &'a crate::model::Message)>) -> Vec<(&'a str, String)> {
+    let mut out = Vec::new();
+    for (at, m) in messages {
+        for (j, p) in m.content.iter().enumerate() {
+            match p {
+                Part::ToolCall(c) => out.push((c.id.as_str(), format!("{at}/content/{j}/id"))),
+                Part::ToolResult(r) => out.push((r.call_id.as_str(), format!("{at}/content/{j}/call_id"))),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+fn apply(map: &IdMap, messages: &mut [crate::model::Message]) {
+    for m in messages {
+        for p in &mut m.content {
+            match p {
+                Part::ToolCall(c) => {
+                    if let Some(t) = map.forward.get(&c.id) {
+                        c.id = t.clone();
+                    }
+                }
+                Part::ToolResult(r) => {
+                    if let Some(t) = map.forward.get(&r.call_id) {
+                        r.call_id = t.clone();
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn report(map: &IdMap, uses: &[(&str, String)], rule: IdRule, ctx: &mut Ctx<'_>) {
+    let mut reported = HashSet::new();
+    let mut first: HashMap<&str, &str> = HashMap::new();
+    for (id, at) in uses {
+        first.entry(id).or_insert(at.as_str());
+    }
+    for (id, at) in uses {
+        if let Some(new) = map.forward.get(*id) {
+            if reported.insert(*id) {
+                ctx.loss(
+                    first.get(id).copied().unwrap_or(at.as_str()),
+                    LossKind::Changed,
+                    format!(
+                        "tool-call id `{id}` is not valid for {} ({}); written as `{new}` (calls and results alike)",
+                        ctx.format,
+                        rule.describe()
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Rewrites the ids of a request for `ctx.format`, recording one loss per rewritten id.
+pub(crate) fn map_request(req: &mut Request, ctx: &mut Ctx<'_>) -> IdMap {
+    let rule = IdRule::of(ctx.format);
+    let uses = collect(req.messages.iter().enumerate().map(|(i, m)| (format!("/messages/{i}"), m)));
+    let map = IdMap::build(rule, uses.iter().map(|(id, _)| *id));
+    if !map.is_empty() {
+        report(&map, &uses, rule, ctx);
+        apply(&map, &mut req.messages);
+    }
+    map
+}
+
+/// Rewrites the call ids of a response for `ctx.format`.
+pub(crate) fn map_response(resp: &mut Response, ctx: &mut Ctx<'_>) -> IdMap {
+    let rule = IdRule::of(ctx.format);
+    let uses = collect(
+        resp.choices
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (format!("/choices/{i}/message"), &c.message)),
+    );
+    let map = IdMap::build(rule, uses.iter().map(|(id, _)| *id));
+    if !map.is_empty() {
+        report(&map, &uses, rule, ctx);
+        for c in &mut resp.choices {
+            apply(&map, std::slice::from_mut(&mut c.message));
+        }
+    }
+    map
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_ids_are_kept_and_invalid_ones_rewritten_per_rule() {
+        let map = IdMap::build(IdRule::Nine, ["D681PevKs", "call_abc", "toolu_01"]);
+        assert_eq!(map.get("D681PevKs"), "D681PevKs");
+        let a = map.get("call_abc");
+        let b = map.get("toolu_01");
+        assert!(IdRule::Nine.accepts(a) && IdRule::Nine.accepts(b) && a != b);
+        assert_eq!(map.reverse(a), "call_abc");
+
+        let map = IdMap::build(IdRule::Safe { max: Some(64) }, ["call.1", "call_1", "x".repeat(80).as_str()]);
+        assert_eq!(map.get("call_1"), "call_1");
+        // `call.1` would become `call_1`, which is taken: it gets a suffix instead.
+        assert_eq!(map.get("call.1"), "call_1_2");
+        assert_eq!(map.get(&"x".repeat(80)).len(), 64);
+    }
+
+    #[test]
+    fn the_same_ids_always_map_the_same_way() {
+        let ids = ["a.b", "a:b", "a b"];
+        assert_eq!(IdMap::build(IdRule::Safe { max: None }, ids), IdMap::build(IdRule::Safe { max: None }, ids));
+        let map = IdMap::build(IdRule::Safe { max: None }, ids);
+        let targets: HashSet<&str> = ids.iter().map(|i| map.get(i)).collect();
+        assert_eq!(targets.len(), 3);
+    }
+}

@@ -1,0 +1,1 @@
+//! Placeholder: MCP tool shapes ↔ the neutral model are being written.

@@ -1,0 +1,12 @@
+#![allow(unreachable_pub)] // a test binary: its `pub` items are reachable only within it, by design
+//! The one integration-test binary of wire-convert. Every test runs on the shared
+//! `fixtures/` through the helpers in `support`.
+
+/// Fixture listing, schema validation, the silent-drop check.
+mod support;
+
+/// Every fixture decodes and encodes back to its own format unchanged, with no loss.
+mod same_format;
+/// Every fixture to every format: converted JSON and losses (snapshots), each output
+/// valid against its target's SDK schema, nothing dropped without a loss.
+mod matrix;
