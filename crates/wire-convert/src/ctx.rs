@@ -78,7 +78,10 @@ impl<'a> Ctx<'a> {
                     self.losses.push(Loss {
                         path,
                         kind: LossKind::Dropped,
-                        detail: format!("`{key}` is a {f} field with no equivalent in {}", self.format),
+                        detail: format!(
+                            "`{key}` is a {f} field with no equivalent in {}",
+                            self.format
+                        ),
                     });
                 }
                 Map::new()
@@ -130,7 +133,10 @@ impl Ctx<'_> {
             self.loss(
                 at.to_owned(),
                 LossKind::Dropped,
-                format!("{what} made by {} is never sent to {}", t.format, self.format),
+                format!(
+                    "{what} made by {} is never sent to {}",
+                    t.format, self.format
+                ),
             );
             None
         }
@@ -148,11 +154,23 @@ impl Ctx<'_> {
                 .flatten()
                 .any(|s| s.format != self.format);
         if self.options.reasoning == ReasoningMode::Drop && foreign {
-            self.loss(at.to_owned(), LossKind::Dropped, "reasoning dropped (option reasoning = drop)");
+            self.loss(
+                at.to_owned(),
+                LossKind::Dropped,
+                "reasoning dropped (option reasoning = drop)",
+            );
             return None;
         }
-        let signature = self.own(r.signature.as_ref(), &format!("{at}/signature"), "a reasoning signature");
-        let encrypted = self.own(r.encrypted.as_ref(), &format!("{at}/encrypted"), "encrypted reasoning");
+        let signature = self.own(
+            r.signature.as_ref(),
+            &format!("{at}/signature"),
+            "a reasoning signature",
+        );
+        let encrypted = self.own(
+            r.encrypted.as_ref(),
+            &format!("{at}/encrypted"),
+            "encrypted reasoning",
+        );
         let text = r.text.as_deref().filter(|t| !t.is_empty());
         if text.is_none() && r.summary.is_empty() && signature.is_none() && encrypted.is_none() {
             // Only foreign tokens were left: the losses above say so.

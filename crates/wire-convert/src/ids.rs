@@ -51,7 +51,9 @@ impl IdRule {
             IdRule::Safe { max } => {
                 !id.is_empty()
                     && max.is_none_or(|m| id.chars().count() <= m)
-                    && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                    && id
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
             }
             IdRule::Nine => id.len() == 9 && id.chars().all(|c| c.is_ascii_alphanumeric()),
         }
@@ -81,7 +83,13 @@ impl IdRule {
             IdRule::Safe { max } => {
                 let mut s: String = id
                     .chars()
-                    .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
                     .collect();
                 if s.is_empty() {
                     s.push_str("call");
@@ -129,7 +137,10 @@ pub struct IdMap {
 impl IdMap {
     /// The target id for a source id (itself when it was not rewritten).
     pub fn get<'a>(&'a self, source: &'a str) -> &'a str {
-        self.forward.get(source).map(String::as_str).unwrap_or(source)
+        self.forward
+            .get(source)
+            .map(String::as_str)
+            .unwrap_or(source)
     }
 
     /// The source id for a target id (itself when it was not rewritten).
@@ -157,7 +168,11 @@ impl IdMap {
             let mut seen = HashSet::new();
             ids.into_iter().filter(|i| seen.insert(*i)).collect()
         };
-        let mut used: HashSet<String> = ids.iter().filter(|i| rule.accepts(i)).map(|i| (*i).to_owned()).collect();
+        let mut used: HashSet<String> = ids
+            .iter()
+            .filter(|i| rule.accepts(i))
+            .map(|i| (*i).to_owned())
+            .collect();
         let mut forward = BTreeMap::new();
         for id in ids {
             if rule.accepts(id) {
@@ -180,13 +195,17 @@ impl IdMap {
 
 /// Every call id and result call id of a message list, in order, with the neutral
 /// pointer of its first use.
-fn collect<'a>(messages: impl Iterator<Item = (String, &'a crate::model::Message)>) -> Vec<(&'a str, String)> {
+fn collect<'a>(
+    messages: impl Iterator<Item = (String, &'a crate::model::Message)>,
+) -> Vec<(&'a str, String)> {
     let mut out = Vec::new();
     for (at, m) in messages {
         for (j, p) in m.content.iter().enumerate() {
             match p {
                 Part::ToolCall(c) => out.push((c.id.as_str(), format!("{at}/content/{j}/id"))),
-                Part::ToolResult(r) => out.push((r.call_id.as_str(), format!("{at}/content/{j}/call_id"))),
+                Part::ToolResult(r) => {
+                    out.push((r.call_id.as_str(), format!("{at}/content/{j}/call_id")))
+                }
                 _ => {}
             }
         }
@@ -240,7 +259,12 @@ fn report(map: &IdMap, uses: &[(&str, String)], rule: IdRule, ctx: &mut Ctx<'_>)
 /// Rewrites the ids of a request for `ctx.format`, recording one loss per rewritten id.
 pub(crate) fn map_request(req: &mut Request, ctx: &mut Ctx<'_>) -> IdMap {
     let rule = IdRule::of(ctx.format);
-    let uses = collect(req.messages.iter().enumerate().map(|(i, m)| (format!("/messages/{i}"), m)));
+    let uses = collect(
+        req.messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (format!("/messages/{i}"), m)),
+    );
     let map = IdMap::build(rule, uses.iter().map(|(id, _)| *id));
     if !map.is_empty() {
         report(&map, &uses, rule, ctx);
@@ -281,7 +305,10 @@ mod tests {
         assert!(IdRule::Nine.accepts(a) && IdRule::Nine.accepts(b) && a != b);
         assert_eq!(map.reverse(a), "call_abc");
 
-        let map = IdMap::build(IdRule::Safe { max: Some(64) }, ["call.1", "call_1", "x".repeat(80).as_str()]);
+        let map = IdMap::build(
+            IdRule::Safe { max: Some(64) },
+            ["call.1", "call_1", "x".repeat(80).as_str()],
+        );
         assert_eq!(map.get("call_1"), "call_1");
         // `call.1` would become `call_1`, which is taken: it gets a suffix instead.
         assert_eq!(map.get("call.1"), "call_1_2");
@@ -291,7 +318,10 @@ mod tests {
     #[test]
     fn the_same_ids_always_map_the_same_way() {
         let ids = ["a.b", "a:b", "a b"];
-        assert_eq!(IdMap::build(IdRule::Safe { max: None }, ids), IdMap::build(IdRule::Safe { max: None }, ids));
+        assert_eq!(
+            IdMap::build(IdRule::Safe { max: None }, ids),
+            IdMap::build(IdRule::Safe { max: None }, ids)
+        );
         let map = IdMap::build(IdRule::Safe { max: None }, ids);
         let targets: HashSet<&str> = ids.iter().map(|i| map.get(i)).collect();
         assert_eq!(targets.len(), 3);

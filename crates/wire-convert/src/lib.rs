@@ -58,7 +58,9 @@ use serde_json::Value;
 use std::fmt;
 
 /// What happened to something that could not be carried as it was.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum LossKind {
     /// It has no place in the target and is not in the output.
@@ -97,7 +99,11 @@ pub struct Loss {
 impl fmt::Display for Loss {
     /// `<pointer>: <kind>: <detail>`; the pointer of the whole body is shown as `/`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = if self.path.is_empty() { "/" } else { &self.path };
+        let path = if self.path.is_empty() {
+            "/"
+        } else {
+            &self.path
+        };
         write!(f, "{path}: {}: {}", self.kind.name(), self.detail)
     }
 }
@@ -324,7 +330,11 @@ macro_rules! by_format {
     };
 }
 
-fn decode_request_from(input: Input<'_>, from: Format, options: &Options) -> Result<Decoded<model::Request>, Error> {
+fn decode_request_from(
+    input: Input<'_>,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<model::Request>, Error> {
     let mut ctx = Ctx::new(from, options);
     let mut value = by_format!(from, "chat request", |m, w| {
         let typed: w::Request = input.read()?;
@@ -339,7 +349,11 @@ fn decode_request_from(input: Input<'_>, from: Format, options: &Options) -> Res
     })
 }
 
-fn decode_response_from(input: Input<'_>, from: Format, options: &Options) -> Result<Decoded<model::Response>, Error> {
+fn decode_response_from(
+    input: Input<'_>,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<model::Response>, Error> {
     let mut ctx = Ctx::new(from, options);
     let value = by_format!(from, "chat response", |m, w| {
         let typed: w::Response = input.read()?;
@@ -352,7 +366,11 @@ fn decode_response_from(input: Input<'_>, from: Format, options: &Options) -> Re
     })
 }
 
-fn encode_request_to<O: Output>(mut req: model::Request, to: Format, options: &Options) -> Result<Converted<O>, Error> {
+fn encode_request_to<O: Output>(
+    mut req: model::Request,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<O>, Error> {
     let mut ctx = Ctx::new(to, options);
     let ids = ids::map_request(&mut req, &mut ctx);
     let value = by_format!(to, "chat request", |m, _w| {
@@ -366,7 +384,11 @@ fn encode_request_to<O: Output>(mut req: model::Request, to: Format, options: &O
     })
 }
 
-fn encode_response_to<O: Output>(mut resp: model::Response, to: Format, options: &Options) -> Result<Converted<O>, Error> {
+fn encode_response_to<O: Output>(
+    mut resp: model::Response,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<O>, Error> {
     let mut ctx = Ctx::new(to, options);
     let ids = ids::map_response(&mut resp, &mut ctx);
     let value = by_format!(to, "chat response", |m, _w| {
@@ -410,7 +432,11 @@ pub fn decode_response(body: &str, from: Format) -> Result<Decoded<model::Respon
 
 /// Writes a neutral request as a body of format `to`. Loss paths point into the neutral
 /// value's JSON (use [`Decoded::source_path`] to point into a decoded input).
-pub fn encode_request(request: model::Request, to: Format, options: &Options) -> Result<Converted<Value>, Error> {
+pub fn encode_request(
+    request: model::Request,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<Value>, Error> {
     let out = encode_request_to(request, to, options)?;
     if options.strict && !out.losses.is_empty() {
         return Err(Error::Lossy { losses: out.losses });
@@ -419,7 +445,11 @@ pub fn encode_request(request: model::Request, to: Format, options: &Options) ->
 }
 
 /// Writes a neutral response as a body of format `to` (see [`encode_request`]).
-pub fn encode_response(response: model::Response, to: Format, options: &Options) -> Result<Converted<Value>, Error> {
+pub fn encode_response(
+    response: model::Response,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<Value>, Error> {
     let out = encode_response_to(response, to, options)?;
     if options.strict && !out.losses.is_empty() {
         return Err(Error::Lossy { losses: out.losses });
@@ -428,30 +458,49 @@ pub fn encode_response(response: model::Response, to: Format, options: &Options)
 }
 
 /// Converts a request body from one format to another (JSON text in, JSON text out).
-pub fn convert_request(body: &str, from: Format, to: Format, options: &Options) -> Result<Converted<String>, Error> {
+pub fn convert_request(
+    body: &str,
+    from: Format,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<String>, Error> {
     let Decoded { value, losses, map } = decode_request_from(Input::Text(body), from, options)?;
     let encoded = encode_request_to::<String>(value, to, options)?;
     finish(losses, &map, encoded, options)
 }
 
 /// Converts a request body held as a `serde_json::Value`.
-pub fn convert_request_value(body: &Value, from: Format, to: Format, options: &Options) -> Result<Converted<Value>, Error> {
+pub fn convert_request_value(
+    body: &Value,
+    from: Format,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<Value>, Error> {
     let Decoded { value, losses, map } = decode_request_from(Input::Value(body), from, options)?;
     let encoded = encode_request_to::<Value>(value, to, options)?;
     finish(losses, &map, encoded, options)
 }
 
 /// Converts a response body from one format to another (JSON text in, JSON text out).
-pub fn convert_response(body: &str, from: Format, to: Format, options: &Options) -> Result<Converted<String>, Error> {
+pub fn convert_response(
+    body: &str,
+    from: Format,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<String>, Error> {
     let Decoded { value, losses, map } = decode_response_from(Input::Text(body), from, options)?;
     let encoded = encode_response_to::<String>(value, to, options)?;
     finish(losses, &map, encoded, options)
 }
 
 /// Converts a response body held as a `serde_json::Value`.
-pub fn convert_response_value(body: &Value, from: Format, to: Format, options: &Options) -> Result<Converted<Value>, Error> {
+pub fn convert_response_value(
+    body: &Value,
+    from: Format,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<Value>, Error> {
     let Decoded { value, losses, map } = decode_response_from(Input::Value(body), from, options)?;
     let encoded = encode_response_to::<Value>(value, to, options)?;
     finish(losses, &map, encoded, options)
 }
-

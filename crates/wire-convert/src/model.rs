@@ -562,7 +562,11 @@ pub struct ToolDef {
 
 impl ToolDef {
     /// A tool with a name, a description and an input schema.
-    pub fn new(name: impl Into<String>, description: impl Into<String>, input_schema: Value) -> Self {
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+    ) -> Self {
         ToolDef {
             name: name.into(),
             description: Some(description.into()),

@@ -20,8 +20,9 @@
 
 use crate::ctx::vendor_from_extra;
 use crate::model::{
-    self, Arguments, Choice, Dialect, Json, Media, Message, OutputFormat, Part, PartMeta, ReasoningConfig, Role,
-    Settings, Source, StopKind, StopReason, Text, Tool, ToolCall, ToolChoice, ToolDef, ToolResult, Usage, Vendor,
+    self, Arguments, Choice, Dialect, Json, Media, Message, OutputFormat, Part, PartMeta,
+    ReasoningConfig, Role, Settings, Source, StopKind, StopReason, Text, Tool, ToolCall,
+    ToolChoice, ToolDef, ToolResult, Usage, Vendor,
 };
 use crate::util::{data_url, drop_cache, keep, opaque, opaque_elsewhere, parse_data_url};
 use crate::{Ctx, Error, LossKind, schema};
@@ -48,7 +49,9 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
         let at = format!("/messages/{i}");
         match m {
             w::Message::System(s) => push_system(&mut out.messages, Role::System, s, &at, ctx),
-            w::Message::Developer(s) => push_system(&mut out.messages, Role::Developer, s, &at, ctx),
+            w::Message::Developer(s) => {
+                push_system(&mut out.messages, Role::Developer, s, &at, ctx)
+            }
             w::Message::User(u) => {
                 let n = out.messages.len();
                 let mut msg = Message::new(Role::User, Vec::new());
@@ -63,7 +66,8 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
             }
             w::Message::Assistant(a) => {
                 let n = out.messages.len();
-                out.messages.push(decode_assistant(AssistantParts::from(a), n, &at, ctx));
+                out.messages
+                    .push(decode_assistant(AssistantParts::from(a), n, &at, ctx));
             }
             w::Message::Tool(t) => {
                 let result = decode_tool_message(t, ctx);
@@ -85,7 +89,10 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
             }
             other => {
                 // `validate_request` refuses these before decoding; never panic on one.
-                return Err(Error::invalid(format!("{at}/role"), format!("unknown role `{}`", other.tag())));
+                return Err(Error::invalid(
+                    format!("{at}/role"),
+                    format!("unknown role `{}`", other.tag()),
+                ));
             }
         }
     }
@@ -121,8 +128,12 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
         Some(w::ToolChoice::Mode(w::ToolChoiceMode::Auto)) => Some(ToolChoice::Auto),
         Some(w::ToolChoice::Mode(w::ToolChoiceMode::None)) => Some(ToolChoice::None),
         Some(w::ToolChoice::Mode(w::ToolChoiceMode::Required)) => Some(ToolChoice::Required),
-        Some(w::ToolChoice::Named(w::NamedToolChoice::Function(f))) if f.extra.is_empty() && f.function.extra.is_empty() => {
-            Some(ToolChoice::Tool { name: f.function.name })
+        Some(w::ToolChoice::Named(w::NamedToolChoice::Function(f)))
+            if f.extra.is_empty() && f.function.extra.is_empty() =>
+        {
+            Some(ToolChoice::Tool {
+                name: f.function.name,
+            })
         }
         Some(other) => {
             fields.insert("tool_choice".into(), wire_types::to_value(&other));
@@ -166,8 +177,14 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
     out.output_format = match req.response_format {
         None => None,
         Some(w::ResponseFormat::Text(x)) if x.extra.is_empty() => Some(OutputFormat::Text),
-        Some(w::ResponseFormat::JsonObject(x)) if x.extra.is_empty() => Some(OutputFormat::JsonObject),
-        Some(w::ResponseFormat::JsonSchema(j)) if j.extra.is_empty() && j.json_schema.extra.is_empty() && j.json_schema.description.is_none() => {
+        Some(w::ResponseFormat::JsonObject(x)) if x.extra.is_empty() => {
+            Some(OutputFormat::JsonObject)
+        }
+        Some(w::ResponseFormat::JsonSchema(j))
+            if j.extra.is_empty()
+                && j.json_schema.extra.is_empty()
+                && j.json_schema.description.is_none() =>
+        {
             Some(OutputFormat::JsonSchema {
                 name: Some(j.json_schema.name),
                 schema: j.json_schema.schema.unwrap_or(Value::Object(Map::new())),
@@ -202,7 +219,13 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
     Ok(out)
 }
 
-fn push_system(messages: &mut Vec<Message>, role: Role, s: w::SystemMessage, at: &str, ctx: &mut Ctx<'_>) {
+fn push_system(
+    messages: &mut Vec<Message>,
+    role: Role,
+    s: w::SystemMessage,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) {
     let n = messages.len();
     let mut msg = Message::new(role, Vec::new());
     decode_content(s.content, &mut msg, n, at, ctx);
@@ -225,14 +248,23 @@ fn merge_hints(into: &mut Vendor, from: Vendor) {
 }
 
 /// Decodes `content` into `msg.content`, recording a `parts` hint for the array form.
-fn decode_content(content: TextOrParts<w::ContentPart>, msg: &mut Message, n: usize, at: &str, ctx: &mut Ctx<'_>) {
+fn decode_content(
+    content: TextOrParts<w::ContentPart>,
+    msg: &mut Message,
+    n: usize,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) {
     match content {
         TextOrParts::Text(t) => msg.content.push(Part::text(t)),
         TextOrParts::Parts(parts) => {
             msg.vendor.set_hint(F, "parts", true);
             for (j, p) in parts.into_iter().enumerate() {
                 let k = msg.content.len();
-                ctx.map(format!("/messages/{n}/content/{k}"), format!("{at}/content/{j}"));
+                ctx.map(
+                    format!("/messages/{n}/content/{k}"),
+                    format!("{at}/content/{j}"),
+                );
                 msg.content.push(decode_part(p, ctx));
             }
         }
@@ -258,13 +290,21 @@ fn decode_part(p: w::ContentPart, ctx: &mut Ctx<'_>) -> Part {
         }),
         w::ContentPart::ImageUrl(i) => {
             let mut meta = meta_of(&i.extra);
-            merge_hints(&mut meta.vendor, vendor_from_extra(F, &i.image_url.extra, &[]));
+            merge_hints(
+                &mut meta.vendor,
+                vendor_from_extra(F, &i.image_url.extra, &[]),
+            );
             if let Some(d) = i.image_url.detail {
                 meta.vendor.set_field(F, "detail", Value::String(d));
             }
             let (source, media_type) = match parse_data_url(&i.image_url.url) {
                 Some((mt, data)) => (Source::Base64 { data }, Some(mt)),
-                None => (Source::Url { url: i.image_url.url }, None),
+                None => (
+                    Source::Url {
+                        url: i.image_url.url,
+                    },
+                    None,
+                ),
             };
             Part::Image(Media {
                 source,
@@ -275,9 +315,14 @@ fn decode_part(p: w::ContentPart, ctx: &mut Ctx<'_>) -> Part {
         }
         w::ContentPart::InputAudio(a) => {
             let mut meta = meta_of(&a.extra);
-            merge_hints(&mut meta.vendor, vendor_from_extra(F, &a.input_audio.extra, &[]));
+            merge_hints(
+                &mut meta.vendor,
+                vendor_from_extra(F, &a.input_audio.extra, &[]),
+            );
             Part::Audio(Media {
-                source: Source::Base64 { data: a.input_audio.data },
+                source: Source::Base64 {
+                    data: a.input_audio.data,
+                },
                 media_type: Some(format!("audio/{}", a.input_audio.format)),
                 name: None,
                 meta,
@@ -302,7 +347,12 @@ fn decode_part(p: w::ContentPart, ctx: &mut Ctx<'_>) -> Part {
                 },
                 (None, None) => {
                     meta.vendor.set_hint(F, "empty_file", true);
-                    (Source::FileId { file_id: String::new() }, None)
+                    (
+                        Source::FileId {
+                            file_id: String::new(),
+                        },
+                        None,
+                    )
                 }
             };
             Part::Document(Media {
@@ -374,7 +424,10 @@ fn decode_assistant_at(a: AssistantParts, neutral: &str, at: &str, ctx: &mut Ctx
     }
     ctx.map(neutral.to_owned(), at.to_owned());
     if let Some(r) = a.reasoning_content {
-        ctx.map(format!("{neutral}/content/{}", msg.content.len()), format!("{at}/reasoning_content"));
+        ctx.map(
+            format!("{neutral}/content/{}", msg.content.len()),
+            format!("{at}/reasoning_content"),
+        );
         msg.content.push(Part::Reasoning(model::Reasoning {
             text: Some(r),
             source: Some(F),
@@ -384,19 +437,28 @@ fn decode_assistant_at(a: AssistantParts, neutral: &str, at: &str, ctx: &mut Ctx
     match a.content {
         None => {}
         Some(TextOrParts::Text(t)) => {
-            ctx.map(format!("{neutral}/content/{}", msg.content.len()), format!("{at}/content"));
+            ctx.map(
+                format!("{neutral}/content/{}", msg.content.len()),
+                format!("{at}/content"),
+            );
             msg.content.push(Part::text(t));
         }
         Some(TextOrParts::Parts(parts)) => {
             msg.vendor.set_hint(F, "parts", true);
             for (j, p) in parts.into_iter().enumerate() {
-                ctx.map(format!("{neutral}/content/{}", msg.content.len()), format!("{at}/content/{j}"));
+                ctx.map(
+                    format!("{neutral}/content/{}", msg.content.len()),
+                    format!("{at}/content/{j}"),
+                );
                 msg.content.push(decode_part(p, ctx));
             }
         }
     }
     if let Some(r) = a.refusal {
-        ctx.map(format!("{neutral}/content/{}", msg.content.len()), format!("{at}/refusal"));
+        ctx.map(
+            format!("{neutral}/content/{}", msg.content.len()),
+            format!("{at}/refusal"),
+        );
         msg.vendor.set_hint(F, "refusal_field", true);
         msg.content.push(Part::Refusal(Text {
             text: r,
@@ -404,7 +466,10 @@ fn decode_assistant_at(a: AssistantParts, neutral: &str, at: &str, ctx: &mut Ctx
         }));
     }
     for (c, call) in a.tool_calls.into_iter().flatten().enumerate() {
-        ctx.map(format!("{neutral}/content/{}", msg.content.len()), format!("{at}/tool_calls/{c}"));
+        ctx.map(
+            format!("{neutral}/content/{}", msg.content.len()),
+            format!("{at}/tool_calls/{c}"),
+        );
         msg.content.push(decode_call(call, neutral, c, ctx));
     }
     msg
@@ -427,7 +492,10 @@ fn decode_call(call: w::ToolCall, neutral: &str, c: usize, ctx: &mut Ctx<'_>) ->
         }
         (None, Some(name), args) => {
             v.set_hint(F, "flat", true);
-            (name, args.unwrap_or(wire_types::Arguments::Text(String::new())))
+            (
+                name,
+                args.unwrap_or(wire_types::Arguments::Text(String::new())),
+            )
         }
         (None, None, _) => unreachable!("checked above"),
     };
@@ -468,7 +536,13 @@ pub(crate) fn synthetic_id(neutral_message: &str, call: usize, name: &str) -> St
     let m = neutral_message.rsplit('/').next().unwrap_or("0");
     let clean: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     format!("call_{m}_{call}_{clean}")
 }
@@ -500,7 +574,10 @@ fn push_result(messages: &mut Vec<Message>, result: ToolResult, at: &str, ctx: &
     }
     let n = messages.len() - 1;
     if let Some(last) = messages.last_mut() {
-        ctx.map(format!("/messages/{n}/content/{}", last.content.len()), at.to_owned());
+        ctx.map(
+            format!("/messages/{n}/content/{}", last.content.len()),
+            at.to_owned(),
+        );
         last.content.push(Part::ToolResult(result));
     }
 }
@@ -514,7 +591,12 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
     };
     for (i, c) in resp.choices.into_iter().enumerate() {
         let neutral = format!("/choices/{i}/message");
-        let message = decode_assistant_at(AssistantParts::from(c.message), &neutral, &format!("/choices/{i}/message"), ctx);
+        let message = decode_assistant_at(
+            AssistantParts::from(c.message),
+            &neutral,
+            &format!("/choices/{i}/message"),
+            ctx,
+        );
         let mut v = vendor_from_extra(F, &c.extra, &["finish_reason"]);
         keep(&mut v.fields, "index", &c.index);
         keep(&mut v.fields, "logprobs", &c.logprobs);
@@ -531,7 +613,11 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
     let mut v = vendor_from_extra(F, &resp.extra, &[]);
     keep(&mut v.fields, "object", &resp.object);
     keep(&mut v.fields, "created", &resp.created);
-    keep(&mut v.fields, "system_fingerprint", &resp.system_fingerprint);
+    keep(
+        &mut v.fields,
+        "system_fingerprint",
+        &resp.system_fingerprint,
+    );
     keep(&mut v.fields, "service_tier", &resp.service_tier);
     if !v.is_empty() {
         v.format = Some(F);
@@ -597,7 +683,11 @@ fn decode_usage(u: w::Usage) -> Usage {
 /// Encodes a neutral request as Chat Completions.
 pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
     let model = req.model.unwrap_or_else(|| {
-        ctx.loss("/model", LossKind::Changed, "the source has no model (it may be in its URL); set `model` before sending");
+        ctx.loss(
+            "/model",
+            LossKind::Changed,
+            "the source has no model (it may be in its URL); set `model` before sending",
+        );
         String::new()
     });
     let tools = encode_tools(req.tools, ctx);
@@ -653,7 +743,11 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
     }
     if let Some(k) = s.top_k {
         let _ = k;
-        ctx.loss("/settings/top_k", LossKind::Dropped, "openai-chat has no top_k");
+        ctx.loss(
+            "/settings/top_k",
+            LossKind::Dropped,
+            "openai-chat has no top_k",
+        );
     }
     if let Some(r) = s.reasoning {
         out.reasoning_effort = encode_effort(&r, "/settings/reasoning", ctx);
@@ -661,7 +755,11 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
     out.response_format = req.output_format.map(|f| match f {
         OutputFormat::Text => w::ResponseFormat::Text(w::NoFields::default()),
         OutputFormat::JsonObject => w::ResponseFormat::JsonObject(w::NoFields::default()),
-        OutputFormat::JsonSchema { name, schema, strict } => w::ResponseFormat::JsonSchema(w::JsonSchemaFormat {
+        OutputFormat::JsonSchema {
+            name,
+            schema,
+            strict,
+        } => w::ResponseFormat::JsonSchema(w::JsonSchemaFormat {
             json_schema: w::JsonSchemaSpec {
                 name: name.unwrap_or_else(|| "output".to_owned()),
                 description: None,
@@ -679,7 +777,11 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
 /// nearest effort level, a `changed` loss).
 fn encode_effort(r: &ReasoningConfig, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ReasoningEffort> {
     if r.include == Some(true) {
-        ctx.loss(format!("{at}/include"), LossKind::Dropped, "openai-chat never returns reasoning text");
+        ctx.loss(
+            format!("{at}/include"),
+            LossKind::Dropped,
+            "openai-chat never returns reasoning text",
+        );
     }
     if let Some(e) = &r.effort {
         return Some(w::ReasoningEffort::from(e.as_str()));
@@ -692,7 +794,9 @@ fn encode_effort(r: &ReasoningConfig, at: &str, ctx: &mut Ctx<'_>) -> Option<w::
         ctx.loss(
             format!("{at}/budget_tokens"),
             LossKind::Changed,
-            format!("openai-chat takes an effort level, not a token budget: {b} tokens sent as `{e}`"),
+            format!(
+                "openai-chat takes an effort level, not a token budget: {b} tokens sent as `{e}`"
+            ),
         );
         return Some(w::ReasoningEffort::from(e));
     }
@@ -704,10 +808,15 @@ fn encode_tool_choice(c: ToolChoice, _ctx: &mut Ctx<'_>) -> w::ToolChoice {
         ToolChoice::Auto => w::ToolChoice::Mode(w::ToolChoiceMode::Auto),
         ToolChoice::None => w::ToolChoice::Mode(w::ToolChoiceMode::None),
         ToolChoice::Required => w::ToolChoice::Mode(w::ToolChoiceMode::Required),
-        ToolChoice::Tool { name } => w::ToolChoice::Named(w::NamedToolChoice::Function(w::FunctionChoice {
-            function: w::NameRef { name, extra: Extra::new() },
-            extra: Extra::new(),
-        })),
+        ToolChoice::Tool { name } => {
+            w::ToolChoice::Named(w::NamedToolChoice::Function(w::FunctionChoice {
+                function: w::NameRef {
+                    name,
+                    extra: Extra::new(),
+                },
+                extra: Extra::new(),
+            }))
+        }
         ToolChoice::Allowed { names, required } => {
             let tools: Vec<Value> = names
                 .into_iter()
@@ -742,7 +851,11 @@ pub fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<Vec<w::Tool>>
                 format!(
                     "{} tool {} has no equivalent in {F}",
                     o.format,
-                    o.value.get("type").or(o.value.get("name")).cloned().unwrap_or(Value::Null)
+                    o.value
+                        .get("type")
+                        .or(o.value.get("name"))
+                        .cloned()
+                        .unwrap_or(Value::Null)
                 ),
             ),
         }
@@ -754,7 +867,12 @@ fn encode_tool_def(def: ToolDef, at: &str, ctx: &mut Ctx<'_>) -> w::Tool {
     let mut tool_extra = Map::new();
     let mut fn_vendor = def.vendor.clone();
     if fn_vendor.format == Some(F) {
-        let keys: Vec<String> = fn_vendor.fields.keys().filter(|k| k.starts_with("$tool.")).cloned().collect();
+        let keys: Vec<String> = fn_vendor
+            .fields
+            .keys()
+            .filter(|k| k.starts_with("$tool."))
+            .cloned()
+            .collect();
         for k in keys {
             if let Some(v) = fn_vendor.fields.remove(&k) {
                 tool_extra.insert(k.trim_start_matches("$tool.").to_owned(), v);
@@ -784,10 +902,18 @@ fn encode_tool_def(def: ToolDef, at: &str, ctx: &mut Ctx<'_>) -> w::Tool {
         }
     });
     if def.output_schema.is_some() {
-        ctx.loss(format!("{at}/output_schema"), LossKind::Dropped, "openai-chat tools have no output schema");
+        ctx.loss(
+            format!("{at}/output_schema"),
+            LossKind::Dropped,
+            "openai-chat tools have no output schema",
+        );
     }
     if def.cache.is_some() {
-        ctx.loss(format!("{at}/cache"), LossKind::Dropped, "openai-chat has no cache marker");
+        ctx.loss(
+            format!("{at}/cache"),
+            LossKind::Dropped,
+            "openai-chat has no cache marker",
+        );
     }
     w::Tool::Function(w::FunctionTool {
         function: w::FunctionDef {
@@ -806,18 +932,26 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
     match m.role {
         Role::System | Role::Developer => {
             let mut fields = ctx.vendor_fields(&m.vendor, &at);
-            let name = fields.remove("name").and_then(|n| n.as_str().map(str::to_owned));
+            let name = fields
+                .remove("name")
+                .and_then(|n| n.as_str().map(str::to_owned));
             let content = encode_content(m.content, &m.vendor, &at, false, ctx);
             let msg = w::SystemMessage {
                 content: content.unwrap_or(TextOrParts::Text(String::new())),
                 name,
                 extra: extra_from(fields, &m.vendor, w::SystemMessage::FIELDS, ctx),
             };
-            out.push(if m.role == Role::System { w::Message::System(msg) } else { w::Message::Developer(msg) });
+            out.push(if m.role == Role::System {
+                w::Message::System(msg)
+            } else {
+                w::Message::Developer(msg)
+            });
         }
         Role::User => {
             let mut fields = ctx.vendor_fields(&m.vendor, &at);
-            let name = fields.remove("name").and_then(|n| n.as_str().map(str::to_owned));
+            let name = fields
+                .remove("name")
+                .and_then(|n| n.as_str().map(str::to_owned));
             let content = encode_content(m.content, &m.vendor, &at, false, ctx);
             out.push(w::Message::User(w::UserMessage {
                 content: content.unwrap_or(TextOrParts::Text(String::new())),
@@ -833,7 +967,14 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
                 match p {
                     Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, ctx)),
                     other => {
-                        ctx.loss(pat, LossKind::Dropped, format!("a {} part in a tool message has no place in {F}", other.kind()));
+                        ctx.loss(
+                            pat,
+                            LossKind::Dropped,
+                            format!(
+                                "a {} part in a tool message has no place in {F}",
+                                other.kind()
+                            ),
+                        );
                     }
                 }
             }
@@ -848,11 +989,23 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
     }
 }
 
-fn extra_from(fields: Map<String, Value>, v: &Vendor, known: &'static [&'static str], ctx: &mut Ctx<'_>) -> Extra {
+fn extra_from(
+    fields: Map<String, Value>,
+    v: &Vendor,
+    known: &'static [&'static str],
+    ctx: &mut Ctx<'_>,
+) -> Extra {
     let mut extra = Extra::from(fields);
     if v.format == Some(F) {
         // Re-mark explicit nulls (the fields themselves were taken by `vendor_fields`).
-        let marks = ctx.extra(&Vendor { fields: Map::new(), ..v.clone() }, known, "");
+        let marks = ctx.extra(
+            &Vendor {
+                fields: Map::new(),
+                ..v.clone()
+            },
+            known,
+            "",
+        );
         for n in marks.nulls() {
             extra.mark_null(n);
         }
@@ -860,10 +1013,19 @@ fn extra_from(fields: Map<String, Value>, v: &Vendor, known: &'static [&'static 
     extra
 }
 
-fn encode_result(r: ToolResult, at: &str, moved: &mut Vec<w::ContentPart>, ctx: &mut Ctx<'_>) -> w::Message {
+fn encode_result(
+    r: ToolResult,
+    at: &str,
+    moved: &mut Vec<w::ContentPart>,
+    ctx: &mut Ctx<'_>,
+) -> w::Message {
     let mut fields = ctx.vendor_fields(&r.meta.vendor, at);
     drop_cache(ctx, &r.meta, at);
-    let _ = ctx.own(r.meta.signature.as_ref(), &format!("{at}/signature"), "a reasoning signature");
+    let _ = ctx.own(
+        r.meta.signature.as_ref(),
+        &format!("{at}/signature"),
+        "a reasoning signature",
+    );
     let as_parts = r.meta.vendor.flag(F, "parts");
     let mut parts: Vec<w::ContentPart> = Vec::new();
     for (k, p) in r.content.into_iter().enumerate() {
@@ -897,10 +1059,17 @@ fn encode_result(r: ToolResult, at: &str, moved: &mut Vec<w::ContentPart>, ctx: 
             }
             Part::Opaque(o) => {
                 if let Some(Part::Text(t)) = opaque_elsewhere(ctx, &o, &pat) {
-                    parts.push(w::ContentPart::Text(w::TextPart { text: t.text, extra: Extra::new() }));
+                    parts.push(w::ContentPart::Text(w::TextPart {
+                        text: t.text,
+                        extra: Extra::new(),
+                    }));
                 }
             }
-            other => ctx.loss(pat, LossKind::Dropped, format!("a {} part has no place in a {F} tool message", other.kind())),
+            other => ctx.loss(
+                pat,
+                LossKind::Dropped,
+                format!("a {} part has no place in a {F} tool message", other.kind()),
+            ),
         }
     }
     if r.is_error {
@@ -911,7 +1080,13 @@ fn encode_result(r: ToolResult, at: &str, moved: &mut Vec<w::ContentPart>, ctx: 
         );
         match parts.first_mut() {
             Some(w::ContentPart::Text(t)) => t.text.insert_str(0, "Error: "),
-            _ => parts.insert(0, w::ContentPart::Text(w::TextPart { text: "Error: ".into(), extra: Extra::new() })),
+            _ => parts.insert(
+                0,
+                w::ContentPart::Text(w::TextPart {
+                    text: "Error: ".into(),
+                    extra: Extra::new(),
+                }),
+            ),
         }
     }
     if r.meta.vendor.flag(F, "function_role") {
@@ -925,12 +1100,19 @@ fn encode_result(r: ToolResult, at: &str, moved: &mut Vec<w::ContentPart>, ctx: 
             extra: ctx.extra(&r.meta.vendor, w::FunctionMessage::FIELDS, at),
         });
     }
-    let content = if !as_parts && parts.len() == 1 && matches!(&parts[0], w::ContentPart::Text(t) if t.extra.is_empty()) {
+    let content = if !as_parts
+        && parts.len() == 1
+        && matches!(&parts[0], w::ContentPart::Text(t) if t.extra.is_empty())
+    {
         match parts.pop() {
             Some(w::ContentPart::Text(t)) => TextOrParts::Text(t.text),
             _ => TextOrParts::Text(String::new()),
         }
-    } else if !as_parts && parts.iter().all(|p| matches!(p, w::ContentPart::Text(t) if t.extra.is_empty())) {
+    } else if !as_parts
+        && parts
+            .iter()
+            .all(|p| matches!(p, w::ContentPart::Text(t) if t.extra.is_empty()))
+    {
         TextOrParts::Text(
             parts
                 .into_iter()
@@ -953,13 +1135,23 @@ fn encode_result(r: ToolResult, at: &str, moved: &mut Vec<w::ContentPart>, ctx: 
 }
 
 /// Encodes the parts of a user or system message. `None` when nothing is left.
-fn encode_content(parts: Vec<Part>, v: &Vendor, at: &str, assistant: bool, ctx: &mut Ctx<'_>) -> Option<TextOrParts<w::ContentPart>> {
+fn encode_content(
+    parts: Vec<Part>,
+    v: &Vendor,
+    at: &str,
+    assistant: bool,
+    ctx: &mut Ctx<'_>,
+) -> Option<TextOrParts<w::ContentPart>> {
     let as_parts = v.flag(F, "parts");
     let mut out = Vec::with_capacity(parts.len());
     for (j, p) in parts.into_iter().enumerate() {
         let pat = format!("{at}/content/{j}");
         if assistant && matches!(p, Part::Image(_) | Part::Audio(_) | Part::Document(_)) {
-            ctx.loss(pat, LossKind::Dropped, format!("openai-chat assistant messages carry no {} parts", p.kind()));
+            ctx.loss(
+                pat,
+                LossKind::Dropped,
+                format!("openai-chat assistant messages carry no {} parts", p.kind()),
+            );
             continue;
         }
         if let Some(enc) = encode_part(p, &pat, ctx) {
@@ -984,7 +1176,11 @@ fn encode_content(parts: Vec<Part>, v: &Vendor, at: &str, assistant: bool, ctx: 
 /// One content part. Tool calls, results and reasoning are handled by the callers.
 fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
     drop_cache(ctx, p.meta(), at);
-    let _ = ctx.own(p.meta().signature.as_ref(), &format!("{at}/signature"), "a reasoning signature");
+    let _ = ctx.own(
+        p.meta().signature.as_ref(),
+        &format!("{at}/signature"),
+        "a reasoning signature",
+    );
     match p {
         Part::Text(t) => Some(w::ContentPart::Text(w::TextPart {
             text: t.text,
@@ -996,21 +1192,35 @@ fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
         })),
         Part::Image(m) => {
             let mut fields = ctx.vendor_fields(&m.meta.vendor, at);
-            let detail = fields.remove("detail").and_then(|d| d.as_str().map(str::to_owned));
+            let detail = fields
+                .remove("detail")
+                .and_then(|d| d.as_str().map(str::to_owned));
             let url = match m.source {
                 Source::Url { url } => url,
                 Source::Base64 { data } => data_url(m.media_type.as_deref(), &data),
                 Source::FileId { file_id } => {
-                    ctx.loss(at.to_owned(), LossKind::Dropped, format!("openai-chat images take a URL, not a file id (`{file_id}`)"));
+                    ctx.loss(
+                        at.to_owned(),
+                        LossKind::Dropped,
+                        format!("openai-chat images take a URL, not a file id (`{file_id}`)"),
+                    );
                     return None;
                 }
                 Source::Text { .. } => {
-                    ctx.loss(at.to_owned(), LossKind::Dropped, "an image given as text has no form in openai-chat");
+                    ctx.loss(
+                        at.to_owned(),
+                        LossKind::Dropped,
+                        "an image given as text has no form in openai-chat",
+                    );
                     return None;
                 }
             };
             if m.name.is_some() {
-                ctx.loss(format!("{at}/name"), LossKind::Dropped, "openai-chat images have no name");
+                ctx.loss(
+                    format!("{at}/name"),
+                    LossKind::Dropped,
+                    "openai-chat images have no name",
+                );
             }
             Some(w::ContentPart::ImageUrl(w::ImageUrlPart {
                 image_url: w::ImageUrl {
@@ -1022,31 +1232,47 @@ fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
             }))
         }
         Part::Audio(m) => {
-            let format = m.media_type.as_deref().and_then(|t| t.strip_prefix("audio/")).map(|f| match f {
-                "mpeg" => "mp3",
-                "x-wav" | "wave" => "wav",
-                other => other,
-            });
+            let format = m
+                .media_type
+                .as_deref()
+                .and_then(|t| t.strip_prefix("audio/"))
+                .map(|f| match f {
+                    "mpeg" => "mp3",
+                    "x-wav" | "wave" => "wav",
+                    other => other,
+                });
             match (m.source, format) {
-                (Source::Base64 { data }, Some(format)) => Some(w::ContentPart::InputAudio(w::InputAudioPart {
-                    input_audio: w::InputAudio {
-                        data,
-                        format: format.to_owned(),
-                        extra: Extra::new(),
-                    },
-                    extra: ctx.extra(&m.meta.vendor, w::InputAudioPart::FIELDS, at),
-                })),
+                (Source::Base64 { data }, Some(format)) => {
+                    Some(w::ContentPart::InputAudio(w::InputAudioPart {
+                        input_audio: w::InputAudio {
+                            data,
+                            format: format.to_owned(),
+                            extra: Extra::new(),
+                        },
+                        extra: ctx.extra(&m.meta.vendor, w::InputAudioPart::FIELDS, at),
+                    }))
+                }
                 _ => {
-                    ctx.loss(at.to_owned(), LossKind::Dropped, "openai-chat takes audio as base64 wav or mp3 only");
+                    ctx.loss(
+                        at.to_owned(),
+                        LossKind::Dropped,
+                        "openai-chat takes audio as base64 wav or mp3 only",
+                    );
                     None
                 }
             }
         }
         Part::Document(m) => {
             let mut fields = ctx.vendor_fields(&m.meta.vendor, at);
-            let extra_data = fields.remove("file_data").and_then(|d| d.as_str().map(str::to_owned));
+            let extra_data = fields
+                .remove("file_data")
+                .and_then(|d| d.as_str().map(str::to_owned));
             let file = match m.source {
-                Source::FileId { file_id } if m.meta.vendor.flag(F, "empty_file") && file_id.is_empty() => w::FileRef::default(),
+                Source::FileId { file_id }
+                    if m.meta.vendor.flag(F, "empty_file") && file_id.is_empty() =>
+                {
+                    w::FileRef::default()
+                }
                 Source::FileId { file_id } => w::FileRef {
                     file_id: Some(file_id),
                     file_data: extra_data,
@@ -1064,8 +1290,15 @@ fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
                     extra: Extra::new(),
                 },
                 Source::Text { text } => {
-                    ctx.loss(at.to_owned(), LossKind::Changed, "openai-chat has no text documents: sent as a text part");
-                    return Some(w::ContentPart::Text(w::TextPart { text, extra: Extra::new() }));
+                    ctx.loss(
+                        at.to_owned(),
+                        LossKind::Changed,
+                        "openai-chat has no text documents: sent as a text part",
+                    );
+                    return Some(w::ContentPart::Text(w::TextPart {
+                        text,
+                        extra: Extra::new(),
+                    }));
                 }
                 Source::Url { url } => {
                     ctx.loss(
@@ -1082,7 +1315,11 @@ fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
             }))
         }
         Part::Json(Json { value, .. }) => {
-            ctx.loss(at.to_owned(), LossKind::Changed, "a JSON part is sent as its JSON text");
+            ctx.loss(
+                at.to_owned(),
+                LossKind::Changed,
+                "a JSON part is sent as its JSON text",
+            );
             Some(w::ContentPart::Text(w::TextPart {
                 text: value.to_string(),
                 extra: Extra::new(),
@@ -1090,15 +1327,26 @@ fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
         }
         Part::Opaque(o) if o.format == F => serde_json::from_value(o.value).ok(),
         Part::Opaque(o) => match opaque_elsewhere(ctx, &o, at) {
-            Some(Part::Text(t)) => Some(w::ContentPart::Text(w::TextPart { text: t.text, extra: Extra::new() })),
+            Some(Part::Text(t)) => Some(w::ContentPart::Text(w::TextPart {
+                text: t.text,
+                extra: Extra::new(),
+            })),
             _ => None,
         },
         Part::Reasoning(_) => {
-            ctx.loss(at.to_owned(), LossKind::Dropped, "openai-chat has no place for reasoning here");
+            ctx.loss(
+                at.to_owned(),
+                LossKind::Dropped,
+                "openai-chat has no place for reasoning here",
+            );
             None
         }
         Part::ToolCall(_) | Part::ToolResult(_) => {
-            ctx.loss(at.to_owned(), LossKind::Dropped, "a tool call or result outside an assistant or tool message");
+            ctx.loss(
+                at.to_owned(),
+                LossKind::Dropped,
+                "a tool call or result outside an assistant or tool message",
+            );
             None
         }
     }
@@ -1112,7 +1360,10 @@ fn encode_assistant(m: Message, at: &str, ctx: &mut Ctx<'_>) -> w::AssistantMess
         tool_calls: parts.tool_calls,
         function_call: parts.fields.get("function_call").cloned(),
         audio: parts.fields.get("audio").cloned(),
-        name: parts.fields.get("name").and_then(|n| n.as_str().map(str::to_owned)),
+        name: parts
+            .fields
+            .get("name")
+            .and_then(|n| n.as_str().map(str::to_owned)),
         reasoning_content: parts.reasoning_content,
         extra: parts.extra,
     }
@@ -1131,14 +1382,20 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
         let pat = format!("{at}/content/{j}");
         match p {
             Part::ToolCall(c) => tool_calls.push(encode_call(c, &pat, ctx)),
-            Part::Refusal(t) if v.flag(F, "refusal_field") && refusal.is_none() => refusal = Some(t.text),
+            Part::Refusal(t) if v.flag(F, "refusal_field") && refusal.is_none() => {
+                refusal = Some(t.text)
+            }
             Part::Reasoning(r) => {
                 let view = ctx.reasoning(&r, &pat);
                 match view {
                     Some(view) if r.source == Some(F) && reasoning_content.is_none() => {
                         reasoning_content = view.text.map(str::to_owned);
                     }
-                    Some(_) => ctx.loss(pat, LossKind::Dropped, "openai-chat requests have no field for reasoning"),
+                    Some(_) => ctx.loss(
+                        pat,
+                        LossKind::Dropped,
+                        "openai-chat requests have no field for reasoning",
+                    ),
                     None => {}
                 }
             }
@@ -1153,7 +1410,9 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
     let content = if content_parts.is_empty() {
         None
     } else if !as_parts
-        && content_parts.iter().all(|p| matches!(p, Part::Text(t) if t.meta.is_empty()))
+        && content_parts
+            .iter()
+            .all(|p| matches!(p, Part::Text(t) if t.meta.is_empty()))
     {
         let text: Vec<String> = content_parts
             .into_iter()
@@ -1168,7 +1427,11 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
         for (p, j) in content_parts.into_iter().zip(content_at) {
             let pat = format!("{at}/content/{j}");
             if matches!(p, Part::Image(_) | Part::Audio(_) | Part::Document(_)) {
-                ctx.loss(pat, LossKind::Dropped, format!("openai-chat assistant messages carry no {} parts", p.kind()));
+                ctx.loss(
+                    pat,
+                    LossKind::Dropped,
+                    format!("openai-chat assistant messages carry no {} parts", p.kind()),
+                );
                 continue;
             }
             if let Some(enc) = encode_part(p, &pat, ctx) {
@@ -1179,7 +1442,14 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
     };
     let mut extra = Extra::from(Map::new());
     if v.format == Some(F) {
-        extra = ctx.extra(&Vendor { fields: Map::new(), ..v.clone() }, w::AssistantMessage::FIELDS, at);
+        extra = ctx.extra(
+            &Vendor {
+                fields: Map::new(),
+                ..v.clone()
+            },
+            w::AssistantMessage::FIELDS,
+            at,
+        );
     }
     let mut rest = Map::new();
     for (k, val) in std::mem::take(&mut fields) {
@@ -1192,7 +1462,11 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
     AssistantParts {
         content,
         refusal,
-        tool_calls: if tool_calls.is_empty() { None } else { Some(tool_calls) },
+        tool_calls: if tool_calls.is_empty() {
+            None
+        } else {
+            Some(tool_calls)
+        },
         reasoning_content,
         fields: rest,
         extra,
@@ -1201,7 +1475,11 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
 
 fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     drop_cache(ctx, &c.meta, at);
-    let _ = ctx.own(c.meta.signature.as_ref(), &format!("{at}/signature"), "a reasoning signature");
+    let _ = ctx.own(
+        c.meta.signature.as_ref(),
+        &format!("{at}/signature"),
+        "a reasoning signature",
+    );
     let v = &c.meta.vendor;
     let mut fields = ctx.vendor_fields(v, at);
     let args_json = v.flag(F, "args_json");
@@ -1213,10 +1491,17 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     let kind = if v.flag(F, "no_type") {
         None
     } else {
-        Some(fields.remove("type").and_then(|t| t.as_str().map(str::to_owned)).unwrap_or_else(|| "function".to_owned()))
+        Some(
+            fields
+                .remove("type")
+                .and_then(|t| t.as_str().map(str::to_owned))
+                .unwrap_or_else(|| "function".to_owned()),
+        )
     };
     let id = if v.flag(F, "no_id") { None } else { Some(c.id) };
-    let flat_name = fields.remove("name").and_then(|n| n.as_str().map(str::to_owned));
+    let flat_name = fields
+        .remove("name")
+        .and_then(|n| n.as_str().map(str::to_owned));
     let flat_args = fields.remove("arguments").map(|a| match a {
         Value::String(s) => wire_types::Arguments::Text(s),
         other => wire_types::Arguments::Json(other),
@@ -1253,9 +1538,15 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
 pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Response, Error> {
     let v = resp.vendor;
     let mut fields = ctx.vendor_fields(&v, "");
-    let take_str = |f: &mut Map<String, Value>, k: &str| f.remove(k).and_then(|x| x.as_str().map(str::to_owned));
-    let object = take_str(&mut fields, "object").or_else(|| (v.format != Some(F)).then(|| "chat.completion".to_owned()));
-    let created = fields.remove("created").and_then(|c| c.as_u64()).or_else(|| (v.format != Some(F)).then_some(0));
+    let take_str = |f: &mut Map<String, Value>, k: &str| {
+        f.remove(k).and_then(|x| x.as_str().map(str::to_owned))
+    };
+    let object = take_str(&mut fields, "object")
+        .or_else(|| (v.format != Some(F)).then(|| "chat.completion".to_owned()));
+    let created = fields
+        .remove("created")
+        .and_then(|c| c.as_u64())
+        .or_else(|| (v.format != Some(F)).then_some(0));
     let system_fingerprint = take_str(&mut fields, "system_fingerprint");
     let service_tier = take_str(&mut fields, "service_tier");
     let mut choices = Vec::with_capacity(resp.choices.len());
@@ -1264,7 +1555,17 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
     }
     let mut extra = Extra::from(fields);
     if v.format == Some(F) {
-        for n in ctx.extra(&Vendor { fields: Map::new(), ..v.clone() }, w::Response::FIELDS, "").nulls() {
+        for n in ctx
+            .extra(
+                &Vendor {
+                    fields: Map::new(),
+                    ..v.clone()
+                },
+                w::Response::FIELDS,
+                "",
+            )
+            .nulls()
+        {
             extra.mark_null(n);
         }
     }
@@ -1288,11 +1589,16 @@ fn encode_choice(c: Choice, i: usize, ctx: &mut Ctx<'_>) -> w::Choice {
     let parts = encode_assistant_parts(c.message, &format!("{at}/message"), ctx);
     let mut pf = parts.fields;
     let mut message = w::ResponseMessage {
-        role: pf.remove("role").and_then(|r| r.as_str().map(str::to_owned)).or_else(|| (!same).then(|| "assistant".to_owned())),
+        role: pf
+            .remove("role")
+            .and_then(|r| r.as_str().map(str::to_owned))
+            .or_else(|| (!same).then(|| "assistant".to_owned())),
         content: parts.content,
         refusal: parts.refusal,
         tool_calls: parts.tool_calls,
-        annotations: pf.remove("annotations").and_then(|a| serde_json::from_value(a).ok()),
+        annotations: pf
+            .remove("annotations")
+            .and_then(|a| serde_json::from_value(a).ok()),
         audio: pf.remove("audio"),
         function_call: pf.remove("function_call"),
         reasoning_content: parts.reasoning_content,
@@ -1307,13 +1613,24 @@ fn encode_choice(c: Choice, i: usize, ctx: &mut Ctx<'_>) -> w::Choice {
             message.extra.mark_null("refusal");
         }
     }
-    let index = fields.remove("index").and_then(|x| x.as_u64()).map(|x| x as u32).or_else(|| (!same).then_some(i as u32));
+    let index = fields
+        .remove("index")
+        .and_then(|x| x.as_u64())
+        .map(|x| x as u32)
+        .or_else(|| (!same).then_some(i as u32));
     let logprobs = fields.remove("logprobs");
-    let finish_reason = c.stop_reason.map(|r| encode_stop(&r, &format!("{at}/stop_reason"), ctx));
+    let finish_reason = c
+        .stop_reason
+        .map(|r| encode_stop(&r, &format!("{at}/stop_reason"), ctx));
     let mut extra = extra_from(fields, &c.vendor, w::Choice::FIELDS, ctx);
     if finish_reason.is_none() && c.vendor.format == Some(F) {
         // `finish_reason: null` was handled as a neutral `None`; put it back.
-        if c.vendor.hints.get("nulls").and_then(Value::as_array).is_some_and(|n| n.iter().any(|x| x == "finish_reason")) {
+        if c.vendor
+            .hints
+            .get("nulls")
+            .and_then(Value::as_array)
+            .is_some_and(|n| n.iter().any(|x| x == "finish_reason"))
+        {
             extra.mark_null("finish_reason");
         }
     }
@@ -1358,25 +1675,32 @@ fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
     };
     let pd = details("prompt_tokens_details", "prompt_details");
     let cd = details("completion_tokens_details", "completion_details");
-    let prompt_tokens_details = if pd.is_some() || u.cached_input_tokens.is_some() || u.cache_write_tokens.is_some() {
-        let mut d: w::PromptTokensDetails = pd.map(|m| serde_json::from_value(Value::Object(m)).unwrap_or_default()).unwrap_or_default();
-        d.cached_tokens = u.cached_input_tokens;
-        d.cache_write_tokens = u.cache_write_tokens;
-        Some(d)
-    } else {
-        None
-    };
+    let prompt_tokens_details =
+        if pd.is_some() || u.cached_input_tokens.is_some() || u.cache_write_tokens.is_some() {
+            let mut d: w::PromptTokensDetails = pd
+                .map(|m| serde_json::from_value(Value::Object(m)).unwrap_or_default())
+                .unwrap_or_default();
+            d.cached_tokens = u.cached_input_tokens;
+            d.cache_write_tokens = u.cache_write_tokens;
+            Some(d)
+        } else {
+            None
+        };
     let completion_tokens_details = if cd.is_some() || u.reasoning_tokens.is_some() {
-        let mut d: w::CompletionTokensDetails = cd.map(|m| serde_json::from_value(Value::Object(m)).unwrap_or_default()).unwrap_or_default();
+        let mut d: w::CompletionTokensDetails = cd
+            .map(|m| serde_json::from_value(Value::Object(m)).unwrap_or_default())
+            .unwrap_or_default();
         d.reasoning_tokens = u.reasoning_tokens;
         Some(d)
     } else {
         None
     };
-    let total = u.total_tokens.or_else(|| match (u.input_tokens, u.output_tokens) {
-        (Some(i), Some(o)) if u.vendor.format != Some(F) => Some(i + o),
-        _ => None,
-    });
+    let total = u
+        .total_tokens
+        .or_else(|| match (u.input_tokens, u.output_tokens) {
+            (Some(i), Some(o)) if u.vendor.format != Some(F) => Some(i + o),
+            _ => None,
+        });
     w::Usage {
         prompt_tokens: u.input_tokens,
         completion_tokens: u.output_tokens,

@@ -105,7 +105,11 @@ pub fn from_gemini(schema: &Value) -> Value {
     for (k, v) in m {
         match k.as_str() {
             "type" => {
-                let t = v.as_str().map(str::to_ascii_lowercase).map(Value::String).unwrap_or_else(|| v.clone());
+                let t = v
+                    .as_str()
+                    .map(str::to_ascii_lowercase)
+                    .map(Value::String)
+                    .unwrap_or_else(|| v.clone());
                 if nullable {
                     out.insert(k.clone(), json!([t, "null"]));
                 } else {
@@ -116,7 +120,11 @@ pub fn from_gemini(schema: &Value) -> Value {
             "properties" => {
                 let props = v
                     .as_object()
-                    .map(|p| p.iter().map(|(n, s)| (n.clone(), from_gemini(s))).collect::<Map<_, _>>())
+                    .map(|p| {
+                        p.iter()
+                            .map(|(n, s)| (n.clone(), from_gemini(s)))
+                            .collect::<Map<_, _>>()
+                    })
                     .map(Value::Object)
                     .unwrap_or_else(|| v.clone());
                 out.insert(k.clone(), props);
@@ -160,12 +168,22 @@ fn definitions(root: &Value) -> Map<String, Value> {
     defs
 }
 
-fn gemini_node(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String>, ctx: &mut Ctx<'_>, at: &str) -> Value {
+fn gemini_node(
+    schema: &Value,
+    defs: &Map<String, Value>,
+    stack: &mut Vec<String>,
+    ctx: &mut Ctx<'_>,
+    at: &str,
+) -> Value {
     let Value::Object(m) = schema else {
         if schema == &Value::Bool(true) {
             return json!({});
         }
-        ctx.loss(at.to_owned(), LossKind::Changed, "a boolean schema has no Gemini form; written as an open schema");
+        ctx.loss(
+            at.to_owned(),
+            LossKind::Changed,
+            "a boolean schema has no Gemini form; written as an open schema",
+        );
         return json!({});
     };
     if let Some(Value::String(r)) = m.get("$ref") {
@@ -173,7 +191,9 @@ fn gemini_node(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String
             ctx.loss(
                 format!("{at}/$ref"),
                 LossKind::Changed,
-                format!("recursive `$ref` {r} cannot be inlined for gemini; written as an open object"),
+                format!(
+                    "recursive `$ref` {r} cannot be inlined for gemini; written as an open object"
+                ),
             );
             return json!({"type": "OBJECT"});
         }
@@ -181,7 +201,9 @@ fn gemini_node(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String
             ctx.loss(
                 format!("{at}/$ref"),
                 LossKind::Dropped,
-                format!("`$ref` {r} does not point into this schema's $defs; written as an open schema"),
+                format!(
+                    "`$ref` {r} does not point into this schema's $defs; written as an open schema"
+                ),
             );
             return json!({});
         };
@@ -189,9 +211,16 @@ fn gemini_node(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String
         let mut inlined = gemini_node(target, defs, stack, ctx, at);
         stack.pop();
         // Sibling keywords of `$ref` (a description, say) apply too.
-        let siblings: Map<String, Value> = m.iter().filter(|(k, _)| *k != "$ref").map(|(k, v)| (k.clone(), v.clone())).collect();
+        let siblings: Map<String, Value> = m
+            .iter()
+            .filter(|(k, _)| *k != "$ref")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         if !siblings.is_empty() {
-            if let (Value::Object(into), Value::Object(extra)) = (&mut inlined, gemini_node(&Value::Object(siblings), defs, stack, ctx, at)) {
+            if let (Value::Object(into), Value::Object(extra)) = (
+                &mut inlined,
+                gemini_node(&Value::Object(siblings), defs, stack, ctx, at),
+            ) {
                 for (k, v) in extra {
                     into.insert(k, v);
                 }
@@ -206,7 +235,11 @@ fn gemini_node(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String
     // Type: a string, or an array possibly with "null".
     let mut types: Vec<String> = match m.get("type") {
         Some(Value::String(t)) => vec![t.clone()],
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
         _ => Vec::new(),
     };
     if types.iter().any(|t| t == "null") {
@@ -219,10 +252,16 @@ fn gemini_node(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String
     for key in ["anyOf", "oneOf"] {
         if let Some(Value::Array(bs)) = m.get(key) {
             if key == "oneOf" {
-                ctx.loss(format!("{at}/oneOf"), LossKind::Changed, "`oneOf` written as `anyOf` (gemini has no oneOf)");
+                ctx.loss(
+                    format!("{at}/oneOf"),
+                    LossKind::Changed,
+                    "`oneOf` written as `anyOf` (gemini has no oneOf)",
+                );
             }
             for (i, b) in bs.iter().enumerate() {
-                if b.get("type").and_then(Value::as_str) == Some("null") && b.as_object().is_some_and(|o| o.len() == 1) {
+                if b.get("type").and_then(Value::as_str) == Some("null")
+                    && b.as_object().is_some_and(|o| o.len() == 1)
+                {
                     nullable = true;
                 } else {
                     branches.push(gemini_node(b, defs, stack, ctx, &format!("{at}/{key}/{i}")));
@@ -264,7 +303,11 @@ fn gemini_node(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String
                     out.insert("enum".into(), Value::Array(vec![v.clone()]));
                     out.entry("type").or_insert(json!("STRING"));
                 }
-                _ => ctx.loss(here, LossKind::Dropped, "a non-string `const` has no Gemini form"),
+                _ => ctx.loss(
+                    here,
+                    LossKind::Dropped,
+                    "a non-string `const` has no Gemini form",
+                ),
             },
             "enum" => match v {
                 Value::Array(vals) if vals.iter().all(Value::is_string) => {
@@ -273,16 +316,29 @@ fn gemini_node(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String
                 }
                 Value::Array(vals) if vals.iter().all(|x| x.is_string() || x.is_null()) => {
                     nullable = true;
-                    out.insert(k.clone(), Value::Array(vals.iter().filter(|x| x.is_string()).cloned().collect()));
+                    out.insert(
+                        k.clone(),
+                        Value::Array(vals.iter().filter(|x| x.is_string()).cloned().collect()),
+                    );
                     out.entry("type").or_insert(json!("STRING"));
                 }
-                _ => ctx.loss(here, LossKind::Dropped, "gemini enums hold strings only; this enum was dropped"),
+                _ => ctx.loss(
+                    here,
+                    LossKind::Dropped,
+                    "gemini enums hold strings only; this enum was dropped",
+                ),
             },
             "allOf" => {
                 if let Value::Array(parts) = v {
-                    ctx.loss(here.clone(), LossKind::Changed, "`allOf` merged into one schema (gemini has no allOf)");
+                    ctx.loss(
+                        here.clone(),
+                        LossKind::Changed,
+                        "`allOf` merged into one schema (gemini has no allOf)",
+                    );
                     for (i, part) in parts.iter().enumerate() {
-                        if let Value::Object(conv) = gemini_node(part, defs, stack, ctx, &format!("{here}/{i}")) {
+                        if let Value::Object(conv) =
+                            gemini_node(part, defs, stack, ctx, &format!("{here}/{i}"))
+                        {
                             merge_schema(&mut out, conv);
                         }
                     }
@@ -292,11 +348,19 @@ fn gemini_node(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String
                 Some(f) if GEMINI_FORMATS.contains(&f) => {
                     out.insert(k.clone(), v.clone());
                 }
-                _ => ctx.loss(here, LossKind::Dropped, format!("`format: {v}` is not one gemini supports")),
+                _ => ctx.loss(
+                    here,
+                    LossKind::Dropped,
+                    format!("`format: {v}` is not one gemini supports"),
+                ),
             },
             "examples" => match v.as_array().and_then(|a| a.first()) {
                 Some(first) => {
-                    ctx.loss(here, LossKind::Changed, "`examples` written as gemini's single `example` (the first)");
+                    ctx.loss(
+                        here,
+                        LossKind::Changed,
+                        "`examples` written as gemini's single `example` (the first)",
+                    );
                     out.insert("example".into(), first.clone());
                 }
                 None => ctx.loss(here, LossKind::Dropped, "empty `examples` dropped"),
@@ -304,7 +368,11 @@ fn gemini_node(schema: &Value, defs: &Map<String, Value>, stack: &mut Vec<String
             _ if GEMINI_KEYWORDS.contains(&k.as_str()) => {
                 out.insert(k.clone(), v.clone());
             }
-            _ => ctx.loss(here, LossKind::Dropped, format!("`{k}` is not in gemini's schema subset")),
+            _ => ctx.loss(
+                here,
+                LossKind::Dropped,
+                format!("`{k}` is not in gemini's schema subset"),
+            ),
         }
     }
 
@@ -354,7 +422,11 @@ fn strict_node(schema: &Value, ctx: &mut Ctx<'_>, at: &str) -> Value {
     for (k, v) in m {
         let here = format!("{at}/{k}");
         if OPENAI_STRICT_UNSUPPORTED.contains(&k.as_str()) {
-            ctx.loss(here, LossKind::Dropped, format!("`{k}` is not supported by openai strict mode"));
+            ctx.loss(
+                here,
+                LossKind::Dropped,
+                format!("`{k}` is not supported by openai strict mode"),
+            );
             continue;
         }
         let v = match (k.as_str(), v) {
@@ -369,13 +441,17 @@ fn strict_node(schema: &Value, ctx: &mut Ctx<'_>, at: &str) -> Value {
             ),
             ("items", s) => strict_node(s, ctx, &here),
             ("anyOf" | "oneOf", Value::Array(bs)) => Value::Array(
-                bs.iter().enumerate().map(|(i, b)| strict_node(b, ctx, &format!("{here}/{i}"))).collect(),
+                bs.iter()
+                    .enumerate()
+                    .map(|(i, b)| strict_node(b, ctx, &format!("{here}/{i}")))
+                    .collect(),
             ),
             _ => v.clone(),
         };
         out.insert(k.clone(), v);
     }
-    let is_object = out.get("type").and_then(Value::as_str) == Some("object") || out.contains_key("properties");
+    let is_object =
+        out.get("type").and_then(Value::as_str) == Some("object") || out.contains_key("properties");
     if is_object {
         match out.get("additionalProperties") {
             Some(Value::Bool(false)) => {}
@@ -404,7 +480,12 @@ fn strict_node(schema: &Value, ctx: &mut Ctx<'_>, at: &str) -> Value {
         let required: Vec<String> = out
             .get("required")
             .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .map(|r| {
+                r.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default();
         let optional: Vec<&String> = names.iter().filter(|n| !required.contains(n)).collect();
         if !optional.is_empty() {
@@ -425,7 +506,11 @@ fn strict_node(schema: &Value, ctx: &mut Ctx<'_>, at: &str) -> Value {
             );
         }
         if !names.is_empty() || out.contains_key("required") {
-            let mut all: Vec<Value> = required.iter().filter(|r| names.contains(r)).map(|r| Value::String(r.clone())).collect();
+            let mut all: Vec<Value> = required
+                .iter()
+                .filter(|r| names.contains(r))
+                .map(|r| Value::String(r.clone()))
+                .collect();
             for n in &optional {
                 all.push(Value::String((*n).clone()));
             }
@@ -521,7 +606,10 @@ mod tests {
         let mut ctx = Ctx::new(Format::Gemini, &opts);
         let schema = json!({"$ref": "#/$defs/Node", "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}}});
         let out = to_gemini(&schema, &mut ctx, "");
-        assert_eq!(out, json!({"type": "OBJECT", "properties": {"next": {"type": "OBJECT"}}}));
+        assert_eq!(
+            out,
+            json!({"type": "OBJECT", "properties": {"next": {"type": "OBJECT"}}})
+        );
         assert_eq!(ctx.losses().len(), 1);
         assert_eq!(ctx.losses()[0].path, "/properties/next/$ref");
     }

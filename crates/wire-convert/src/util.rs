@@ -15,7 +15,10 @@ pub(crate) fn parse_data_url(url: &str) -> Option<(String, String)> {
 
 /// Builds a `data:` URL.
 pub(crate) fn data_url(media_type: Option<&str>, data: &str) -> String {
-    format!("data:{};base64,{data}", media_type.unwrap_or("application/octet-stream"))
+    format!(
+        "data:{};base64,{data}",
+        media_type.unwrap_or("application/octet-stream")
+    )
 }
 
 /// Puts the JSON of `value` into `fields` under `key` (for wire fields that have no
@@ -41,7 +44,10 @@ pub(crate) fn opaque_elsewhere(ctx: &mut Ctx<'_>, opaque: &Opaque, at: &str) -> 
             ctx.loss(
                 at.to_owned(),
                 LossKind::Dropped,
-                format!("{}part {kind}has no equivalent in {}", opaque.format, ctx.format),
+                format!(
+                    "{}part {kind}has no equivalent in {}",
+                    opaque.format, ctx.format
+                ),
             );
             None
         }
@@ -53,7 +59,10 @@ pub(crate) fn opaque_elsewhere(ctx: &mut Ctx<'_>, opaque: &Opaque, at: &str) -> 
             ctx.loss(
                 at.to_owned(),
                 LossKind::Changed,
-                format!("{} part {kind}has no equivalent in {}; its content is sent as text", opaque.format, ctx.format),
+                format!(
+                    "{} part {kind}has no equivalent in {}; its content is sent as text",
+                    opaque.format, ctx.format
+                ),
             );
             Some(Part::Text(Text {
                 text,

@@ -98,7 +98,8 @@ impl Error {
                     pointer.push_str(&index.to_string());
                 }
                 serde_path_to_error::Segment::Map { key } => push_token(&mut pointer, key),
-                serde_path_to_error::Segment::Enum { .. } | serde_path_to_error::Segment::Unknown => {}
+                serde_path_to_error::Segment::Enum { .. }
+                | serde_path_to_error::Segment::Unknown => {}
             }
         }
         let inner = err.into_inner();

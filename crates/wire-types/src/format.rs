@@ -7,7 +7,9 @@ use std::str::FromStr;
 ///
 /// The `Display` / `FromStr` spellings (`openai-chat`, …) are the names used on the command
 /// line and in every message; module names are the same with `_`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// OpenAI Chat Completions (`POST /v1/chat/completions`).
@@ -89,7 +91,9 @@ impl fmt::Display for Format {
 
 /// The error of parsing a format name: it lists the names that exist.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown format `{0}` (expected one of: openai-chat, openai-responses, anthropic, gemini, ollama, bedrock, mistral, cohere, mcp)")]
+#[error(
+    "unknown format `{0}` (expected one of: openai-chat, openai-responses, anthropic, gemini, ollama, bedrock, mistral, cohere, mcp)"
+)]
 pub struct UnknownFormat(pub String);
 
 impl FromStr for Format {
@@ -103,7 +107,9 @@ impl FromStr for Format {
 }
 
 /// What a body is, within its format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     /// A request body (what a client sends).

@@ -64,8 +64,9 @@ macro_rules! wire_de_field_live {
 macro_rules! wire_de_field_buffered {
     (req, $value:ident, $slot:ident, $key:literal, $ty:ty, $extra:ident) => {{
         $slot = Some(
-            <$ty as ::serde::Deserialize>::deserialize($value)
-                .map_err(|e| <A::Error as ::serde::de::Error>::custom(format_args!("{}: {}", $key, e)))?,
+            <$ty as ::serde::Deserialize>::deserialize($value).map_err(|e| {
+                <A::Error as ::serde::de::Error>::custom(format_args!("{}: {}", $key, e))
+            })?,
         );
     }};
     (opt, $value:ident, $slot:ident, $key:literal, $ty:ty, $extra:ident) => {{
@@ -73,8 +74,9 @@ macro_rules! wire_de_field_buffered {
             $extra.mark_null($key);
         } else {
             $slot = Some(
-                <$ty as ::serde::Deserialize>::deserialize($value)
-                    .map_err(|e| <A::Error as ::serde::de::Error>::custom(format_args!("{}: {}", $key, e)))?,
+                <$ty as ::serde::Deserialize>::deserialize($value).map_err(|e| {
+                    <A::Error as ::serde::de::Error>::custom(format_args!("{}: {}", $key, e))
+                })?,
             );
         }
     }};

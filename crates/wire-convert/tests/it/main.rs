@@ -5,8 +5,8 @@
 /// Fixture listing, schema validation, the silent-drop check.
 mod support;
 
-/// Every fixture decodes and encodes back to its own format unchanged, with no loss.
-mod same_format;
 /// Every fixture to every format: converted JSON and losses (snapshots), each output
 /// valid against its target's SDK schema, nothing dropped without a loss.
 mod matrix;
+/// Every fixture decodes and encodes back to its own format unchanged, with no loss.
+mod same_format;

@@ -9,10 +9,16 @@ use wire_convert::{Error, Format, Options, convert_request_value, convert_respon
 
 #[test]
 fn every_fixture_to_every_format() {
-    insta::glob!("../../../../fixtures", "*/{request,response}/*.json", |path| {
-        let Some((from, body)) = classify(path) else { return };
-        insta::assert_snapshot!(check(path, from, body));
-    });
+    insta::glob!(
+        "../../../../fixtures",
+        "*/{request,response}/*.json",
+        |path| {
+            let Some((from, body)) = classify(path) else {
+                return;
+            };
+            insta::assert_snapshot!(check(path, from, body));
+        }
+    );
 }
 
 fn check(path: &std::path::Path, from: Format, body: Body) -> String {
@@ -42,10 +48,20 @@ fn check(path: &std::path::Path, from: Format, body: Body) -> String {
                 for d in silent_drops(&input, &c.value, &c.losses) {
                     failures.push(format!("{to}: dropped without a loss: {d}"));
                 }
-                writeln!(report, "```json\n{}\n```\n", serde_json::to_string_pretty(&c.value).unwrap()).unwrap();
+                writeln!(
+                    report,
+                    "```json\n{}\n```\n",
+                    serde_json::to_string_pretty(&c.value).unwrap()
+                )
+                .unwrap();
             }
         }
     }
-    assert!(failures.is_empty(), "{}:\n{}", path.display(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{}:\n{}",
+        path.display(),
+        failures.join("\n")
+    );
     report
 }

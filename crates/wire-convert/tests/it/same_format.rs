@@ -8,7 +8,11 @@ fn check(body: Body) {
     let mut failures = Vec::new();
     for (format, path) in fixtures(body) {
         let input = read_json(&path);
-        let name = path.strip_prefix(crate::support::fixtures_dir()).unwrap().display().to_string();
+        let name = path
+            .strip_prefix(crate::support::fixtures_dir())
+            .unwrap()
+            .display()
+            .to_string();
         let out = match body {
             Body::Request => convert_request_value(&input, format, format, &Options::default()),
             Body::Response => convert_response_value(&input, format, format, &Options::default()),
@@ -21,7 +25,10 @@ fn check(body: Body) {
                     failures.push(format!("{name}: differs at {d}"));
                 }
                 if !c.losses.is_empty() {
-                    failures.push(format!("{name}: losses in a same-format round trip:\n{}", losses_text(&c.losses)));
+                    failures.push(format!(
+                        "{name}: losses in a same-format round trip:\n{}",
+                        losses_text(&c.losses)
+                    ));
                 }
             }
         }

@@ -29,7 +29,9 @@ pub fn fixtures(body: Body) -> Vec<(Format, PathBuf)> {
     let mut out = Vec::new();
     for format in Format::CHAT {
         let dir = fixtures_dir().join(format.name()).join(folder);
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for e in entries {
             let p = e.unwrap().path();
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
@@ -49,7 +51,13 @@ pub fn classify(path: &Path) -> Option<(Format, Body)> {
         return None;
     }
     let folder = path.parent()?.file_name()?.to_string_lossy().into_owned();
-    let format: Format = path.parent()?.parent()?.file_name()?.to_string_lossy().parse().ok()?;
+    let format: Format = path
+        .parent()?
+        .parent()?
+        .file_name()?
+        .to_string_lossy()
+        .parse()
+        .ok()?;
     if format == Format::Mcp {
         return None;
     }
@@ -79,11 +87,15 @@ pub fn first_difference(a: &Value, b: &Value, at: String) -> Option<String> {
                     }
                 }
             }
-            y.keys().find(|k| !x.contains_key(*k)).map(|k| format!("{at}/{k}: only in the output ({})", y[k]))
+            y.keys()
+                .find(|k| !x.contains_key(*k))
+                .map(|k| format!("{at}/{k}: only in the output ({})", y[k]))
         }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-            x.iter().zip(y).enumerate().find_map(|(i, (v, w))| first_difference(v, w, format!("{at}/{i}")))
-        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (v, w))| first_difference(v, w, format!("{at}/{i}"))),
         _ if a == b => None,
         _ => Some(format!("{at}: input {a} vs output {b}")),
     }
@@ -118,12 +130,18 @@ pub fn schema(format: Format, body: Body) -> Option<&'static jsonschema::Validat
 
 /// Schema errors of `value`, one line each.
 pub fn schema_errors(format: Format, body: Body, value: &Value) -> Vec<String> {
-    let Some(v) = schema(format, body) else { return Vec::new() };
+    let Some(v) = schema(format, body) else {
+        return Vec::new();
+    };
     v.iter_errors(value)
         .map(|e| {
             let full = e.to_string();
             let n = full.chars().count();
-            let msg: String = if n > 200 { format!("…{}", full.chars().skip(n - 160).collect::<String>()) } else { full };
+            let msg: String = if n > 200 {
+                format!("…{}", full.chars().skip(n - 160).collect::<String>())
+            } else {
+                full
+            };
             format!("{}: {msg}", e.instance_path())
         })
         .collect()
@@ -132,8 +150,22 @@ pub fn schema_errors(format: Format, body: Body, value: &Value) -> Vec<String> {
 /// Keys whose string values are vocabulary, not content: they are translated, not
 /// carried.
 const VOCABULARY: &[&str] = &[
-    "type", "role", "object", "status", "finish_reason", "stop_reason", "finishReason", "stopReason",
-    "done_reason", "mode", "detail", "format", "media_type", "mimeType", "mime_type", "service_tier",
+    "type",
+    "role",
+    "object",
+    "status",
+    "finish_reason",
+    "stop_reason",
+    "finishReason",
+    "stopReason",
+    "done_reason",
+    "mode",
+    "detail",
+    "format",
+    "media_type",
+    "mimeType",
+    "mime_type",
+    "service_tier",
     "stop_sequence",
 ];
 
@@ -184,7 +216,8 @@ fn covered(pointer: &str, losses: &[Loss]) -> bool {
         lp.is_empty()
             || pointer == lp
             || pointer.starts_with(&format!("{lp}/"))
-            || (!parent(lp).is_empty() && (pointer == parent(lp) || pointer.starts_with(&format!("{}/", parent(lp)))))
+            || (!parent(lp).is_empty()
+                && (pointer == parent(lp) || pointer.starts_with(&format!("{}/", parent(lp)))))
     })
 }
 
@@ -198,7 +231,11 @@ pub fn silent_drops(input: &Value, output: &Value, losses: &[Loss]) -> Vec<Strin
     let mut text = Vec::new();
     collect_all(output, &mut text);
     ins.into_iter()
-        .filter(|(p, s)| !outs.iter().any(|(_, o)| o.contains(s.as_str())) && !text.iter().any(|o| o.contains(s.as_str())) && !covered(p, losses))
+        .filter(|(p, s)| {
+            !outs.iter().any(|(_, o)| o.contains(s.as_str()))
+                && !text.iter().any(|o| o.contains(s.as_str()))
+                && !covered(p, losses)
+        })
         .map(|(p, s)| format!("{p}: {}", s.chars().take(60).collect::<String>()))
         .collect()
 }

@@ -54,14 +54,22 @@ fn every_request_fixture_validates_against_its_sdk_schema() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for format in Format::CHAT {
-        let Some(kind) = request_schema(format) else { continue };
+        let Some(kind) = request_schema(format) else {
+            continue;
+        };
         let dir = fixtures_dir().join(format.name()).join("request");
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         let validator = validator(format, kind);
         let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
         files.sort();
         for path in files {
-            let rel = format!("{}/request/{}", format, path.file_name().unwrap().to_string_lossy());
+            let rel = format!(
+                "{}/request/{}",
+                format,
+                path.file_name().unwrap().to_string_lossy()
+            );
             let text = std::fs::read_to_string(&path).unwrap();
             let (written, _) = read_write(format, What::Chat(Kind::Request), &text)
                 .unwrap_or_else(|e| panic!("{rel}: {e}"));
@@ -80,5 +88,9 @@ fn every_request_fixture_validates_against_its_sdk_schema() {
         }
     }
     assert!(checked > 0);
-    assert!(failures.is_empty(), "schema failures:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "schema failures:\n{}",
+        failures.join("\n")
+    );
 }

@@ -24,9 +24,17 @@ fn check(path: &std::path::Path) -> String {
         None => serde_json::to_string(&case["body"]).unwrap(),
     };
     match read_write(fixture.format, what, &text) {
-        Ok(_) => panic!("{}: read succeeded, expected an error at {pointer} ({why})", fixture.name),
+        Ok(_) => panic!(
+            "{}: read succeeded, expected an error at {pointer} ({why})",
+            fixture.name
+        ),
         Err(err) => {
-            assert_eq!(err.pointer(), pointer, "{}: wrong pointer in `{err}` ({why})", fixture.name);
+            assert_eq!(
+                err.pointer(),
+                pointer,
+                "{}: wrong pointer in `{err}` ({why})",
+                fixture.name
+            );
             format!("{} {what}: {why}\nerror: {err}\n", fixture.format)
         }
     }

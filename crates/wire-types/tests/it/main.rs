@@ -4,16 +4,18 @@
 //! Every test reads the shared `fixtures/` folder through the `check` helpers in
 //! `support`; snapshots are in `snapshots/`.
 
-/// Reading fixtures, dispatching on their format, comparing written-back JSON.
-mod support;
 /// Per-format one-screen summaries of parsed payloads, for the snapshots.
 mod summary;
+/// Reading fixtures, dispatching on their format, comparing written-back JSON.
+mod support;
 
-/// Every fixture reads and writes back to equal JSON; snapshot of its summary.
-mod roundtrip;
-/// Every `invalid/` case fails with the pointer it names; snapshot of the error.
-mod invalid;
 /// Request fixtures written back validate against the official SDK schemas.
 mod conformance;
+/// Format and kind detection on every fixture.
+mod detect;
+/// Every `invalid/` case fails with the pointer it names; snapshot of the error.
+mod invalid;
 /// Arbitrary values of the main types survive write → read.
 mod props;
+/// Every fixture reads and writes back to equal JSON; snapshot of its summary.
+mod roundtrip;

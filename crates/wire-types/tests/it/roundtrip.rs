@@ -7,9 +7,13 @@ use std::fmt::Write;
 
 #[test]
 fn every_fixture_round_trips() {
-    insta::glob!("../../../../fixtures", "*/{request,response,stream,tools-list,call,result}/*", |path| {
-        insta::assert_snapshot!(check(path));
-    });
+    insta::glob!(
+        "../../../../fixtures",
+        "*/{request,response,stream,tools-list,call,result}/*",
+        |path| {
+            insta::assert_snapshot!(check(path));
+        }
+    );
 }
 
 /// Reads, writes back, compares; returns the summary report.
@@ -20,10 +24,17 @@ fn check(path: &std::path::Path) -> String {
         let input: serde_json::Value = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("{}: {label}: fixture is not JSON: {e}", fixture.name));
         let what = what_of(&fixture.folder, &fixture.name, &input);
-        let (written, summary) = read_write(fixture.format, what, &text)
-            .unwrap_or_else(|e| panic!("{} {label}: read as {} {what}: {e}", fixture.name, fixture.format));
+        let (written, summary) = read_write(fixture.format, what, &text).unwrap_or_else(|e| {
+            panic!(
+                "{} {label}: read as {} {what}: {e}",
+                fixture.name, fixture.format
+            )
+        });
         if let Some(diff) = first_difference(&input, &written, String::new()) {
-            panic!("{} {label}: written JSON differs from the input at {diff}", fixture.name);
+            panic!(
+                "{} {label}: written JSON differs from the input at {diff}",
+                fixture.name
+            );
         }
         if label == "body" {
             writeln!(report, "{} {what}", fixture.format).unwrap();

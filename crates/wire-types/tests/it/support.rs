@@ -22,8 +22,13 @@ pub struct FixtureInfo {
 }
 
 pub fn info(path: &Path) -> FixtureInfo {
-    let rel = path.strip_prefix(fixtures_dir().canonicalize().unwrap()).unwrap_or(path);
-    let parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    let rel = path
+        .strip_prefix(fixtures_dir().canonicalize().unwrap())
+        .unwrap_or(path);
+    let parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
     let n = parts.len();
     assert!(n >= 3, "fixture path too short: {}", path.display());
     FixtureInfo {
@@ -107,7 +112,11 @@ impl std::fmt::Display for What {
 
 /// Reads `text` as the typed body for (`format`, `what`), writes it back, and returns the
 /// written JSON and a summary; `Err` is the read error.
-pub fn read_write(format: Format, what: What, text: &str) -> Result<(Value, String), wire_types::Error> {
+pub fn read_write(
+    format: Format,
+    what: What,
+    text: &str,
+) -> Result<(Value, String), wire_types::Error> {
     let kind = match what {
         What::Chat(k) => k,
         What::Mcp(m) => return crate::summary::mcp::read_write(m, text),
@@ -123,7 +132,10 @@ pub fn read_write(format: Format, what: What, text: &str) -> Result<(Value, Stri
                 }
                 Kind::Response => {
                     let v: w::Response = wire_types::from_str(text)?;
-                    Ok((wire_types::to_value(&v), crate::summary::$summ::response(&v)))
+                    Ok((
+                        wire_types::to_value(&v),
+                        crate::summary::$summ::response(&v),
+                    ))
                 }
                 Kind::StreamEvent => {
                     let v: w::StreamEvent = wire_types::from_str(text)?;

@@ -69,7 +69,10 @@ pub fn extra() -> impl Strategy<Value = Extra> {
 }
 
 /// An unknown union member: an object whose `tag` field holds a value not in `known`.
-pub fn other_tagged(tag: &'static str, known: &'static [&'static str]) -> impl Strategy<Value = Map<String, Value>> {
+pub fn other_tagged(
+    tag: &'static str,
+    known: &'static [&'static str],
+) -> impl Strategy<Value = Map<String, Value>> {
     (ident(), object()).prop_filter_map("known tag", move |(t, mut m)| {
         let t = format!("x_{t}");
         if known.contains(&t.as_str()) {
@@ -96,7 +99,8 @@ where
     T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
 {
     let text = wire_types::to_string(value);
-    let back: T = wire_types::from_str(&text).map_err(|e| TestCaseError::fail(format!("{e}: {text}")))?;
+    let back: T =
+        wire_types::from_str(&text).map_err(|e| TestCaseError::fail(format!("{e}: {text}")))?;
     prop_assert_eq!(&back, value, "written as {}", text);
     Ok(())
 }

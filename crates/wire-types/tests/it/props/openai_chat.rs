@@ -7,23 +7,45 @@ use wire_types::{Arguments, TextOrParts};
 fn part() -> impl Strategy<Value = ContentPart> {
     prop_oneof![
         (text(), extra()).prop_map(|(text, extra)| ContentPart::Text(TextPart { text, extra })),
-        (text(), maybe(prop_oneof![Just("low".to_owned()), Just("auto".to_owned())])).prop_map(|(url, detail)| {
-            ContentPart::ImageUrl(ImageUrlPart {
-                image_url: ImageUrl { url, detail, extra: Extra::new() },
-                extra: Extra::new(),
-            })
-        }),
+        (
+            text(),
+            maybe(prop_oneof![Just("low".to_owned()), Just("auto".to_owned())])
+        )
+            .prop_map(|(url, detail)| {
+                ContentPart::ImageUrl(ImageUrlPart {
+                    image_url: ImageUrl {
+                        url,
+                        detail,
+                        extra: Extra::new(),
+                    },
+                    extra: Extra::new(),
+                })
+            }),
         (text(), text()).prop_map(|(data, format)| ContentPart::InputAudio(InputAudioPart {
-            input_audio: InputAudio { data, format, extra: Extra::new() },
+            input_audio: InputAudio {
+                data,
+                format,
+                extra: Extra::new()
+            },
             extra: Extra::new(),
         })),
-        (maybe(ident()), maybe(text()), maybe(text())).prop_map(|(file_id, file_data, filename)| {
-            ContentPart::File(FilePart {
-                file: FileRef { file_id, file_data, filename, extra: Extra::new() },
-                extra: Extra::new(),
-            })
-        }),
-        text().prop_map(|refusal| ContentPart::Refusal(RefusalPart { refusal, extra: Extra::new() })),
+        (maybe(ident()), maybe(text()), maybe(text())).prop_map(
+            |(file_id, file_data, filename)| {
+                ContentPart::File(FilePart {
+                    file: FileRef {
+                        file_id,
+                        file_data,
+                        filename,
+                        extra: Extra::new(),
+                    },
+                    extra: Extra::new(),
+                })
+            }
+        ),
+        text().prop_map(|refusal| ContentPart::Refusal(RefusalPart {
+            refusal,
+            extra: Extra::new()
+        })),
         other_tagged("type", ContentPart::KNOWN).prop_map(ContentPart::Other),
     ]
 }
@@ -36,17 +58,26 @@ fn content() -> impl Strategy<Value = TextOrParts<ContentPart>> {
 }
 
 fn arguments() -> impl Strategy<Value = Arguments> {
-    prop_oneof![text().prop_map(Arguments::Text), object().prop_map(|m| Arguments::Json(Value::Object(m)))]
+    prop_oneof![
+        text().prop_map(Arguments::Text),
+        object().prop_map(|m| Arguments::Json(Value::Object(m)))
+    ]
 }
 
 fn tool_call() -> impl Strategy<Value = ToolCall> {
     prop_oneof![
-        (maybe(ident()), ident(), arguments(), extra()).prop_map(|(id, name, arguments, extra)| ToolCall {
-            id,
-            kind: Some("function".to_owned()),
-            function: Some(FunctionCall { name, arguments, extra: Extra::new() }),
-            extra,
-            ..Default::default()
+        (maybe(ident()), ident(), arguments(), extra()).prop_map(|(id, name, arguments, extra)| {
+            ToolCall {
+                id,
+                kind: Some("function".to_owned()),
+                function: Some(FunctionCall {
+                    name,
+                    arguments,
+                    extra: Extra::new(),
+                }),
+                extra,
+                ..Default::default()
+            }
         }),
         (maybe(ident()), ident(), arguments()).prop_map(|(id, name, arguments)| ToolCall {
             id,
@@ -59,43 +90,87 @@ fn tool_call() -> impl Strategy<Value = ToolCall> {
 
 fn message() -> impl Strategy<Value = Message> {
     prop_oneof![
-        (content(), maybe(ident())).prop_map(|(content, name)| Message::System(SystemMessage { content, name, extra: Extra::new() })),
-        content().prop_map(|content| Message::Developer(SystemMessage { content, name: None, extra: Extra::new() })),
-        (content(), extra()).prop_map(|(content, extra)| Message::User(UserMessage { content, name: None, extra })),
-        (maybe(content()), maybe(text()), maybe(prop::collection::vec(tool_call(), 0..3)), any::<bool>()).prop_map(
-            |(content, refusal, tool_calls, null_content)| {
+        (content(), maybe(ident())).prop_map(|(content, name)| Message::System(SystemMessage {
+            content,
+            name,
+            extra: Extra::new()
+        })),
+        content().prop_map(|content| Message::Developer(SystemMessage {
+            content,
+            name: None,
+            extra: Extra::new()
+        })),
+        (content(), extra()).prop_map(|(content, extra)| Message::User(UserMessage {
+            content,
+            name: None,
+            extra
+        })),
+        (
+            maybe(content()),
+            maybe(text()),
+            maybe(prop::collection::vec(tool_call(), 0..3)),
+            any::<bool>()
+        )
+            .prop_map(|(content, refusal, tool_calls, null_content)| {
                 let mut extra = Extra::new();
                 if content.is_none() && null_content {
                     extra.mark_null("content");
                 }
-                Message::Assistant(AssistantMessage { content, refusal, tool_calls, extra, ..Default::default() })
-            }
-        ),
-        (ident(), content()).prop_map(|(tool_call_id, content)| Message::Tool(ToolMessage { tool_call_id, content, extra: Extra::new() })),
+                Message::Assistant(AssistantMessage {
+                    content,
+                    refusal,
+                    tool_calls,
+                    extra,
+                    ..Default::default()
+                })
+            }),
+        (ident(), content()).prop_map(|(tool_call_id, content)| Message::Tool(ToolMessage {
+            tool_call_id,
+            content,
+            extra: Extra::new()
+        })),
         other_tagged("role", Message::KNOWN).prop_map(Message::Other),
     ]
 }
 
 fn tool() -> impl Strategy<Value = Tool> {
     prop_oneof![
-        (ident(), maybe(text()), maybe(object().prop_map(Value::Object)), maybe(any::<bool>())).prop_map(
-            |(name, description, parameters, strict)| Tool::Function(FunctionTool {
-                function: FunctionDef { name, description, parameters, strict, extra: Extra::new() },
-                extra: Extra::new(),
-            })
-        ),
+        (
+            ident(),
+            maybe(text()),
+            maybe(object().prop_map(Value::Object)),
+            maybe(any::<bool>())
+        )
+            .prop_map(|(name, description, parameters, strict)| Tool::Function(
+                FunctionTool {
+                    function: FunctionDef {
+                        name,
+                        description,
+                        parameters,
+                        strict,
+                        extra: Extra::new()
+                    },
+                    extra: Extra::new(),
+                }
+            )),
         other_tagged("type", Tool::KNOWN).prop_map(Tool::Other),
     ]
 }
 
 fn tool_choice() -> impl Strategy<Value = ToolChoice> {
     prop_oneof![
-        prop_oneof![Just("auto"), Just("none"), Just("required")].prop_map(|m| ToolChoice::Mode(m.into())),
+        prop_oneof![Just("auto"), Just("none"), Just("required")]
+            .prop_map(|m| ToolChoice::Mode(m.into())),
         other_str(ToolChoiceMode::KNOWN).prop_map(|m| ToolChoice::Mode(ToolChoiceMode::Other(m))),
-        ident().prop_map(|name| ToolChoice::Named(NamedToolChoice::Function(FunctionChoice {
-            function: NameRef { name, extra: Extra::new() },
-            extra: Extra::new(),
-        }))),
+        ident().prop_map(
+            |name| ToolChoice::Named(NamedToolChoice::Function(FunctionChoice {
+                function: NameRef {
+                    name,
+                    extra: Extra::new()
+                },
+                extra: Extra::new(),
+            }))
+        ),
     ]
 }
 
@@ -105,47 +180,82 @@ fn request() -> impl Strategy<Value = Request> {
         prop::collection::vec(message(), 0..6),
         maybe(prop::collection::vec(tool(), 0..3)),
         maybe(tool_choice()),
-        (maybe(any::<bool>()), maybe(0u64..100_000), maybe(number()), maybe(number())),
-        (maybe(any::<i64>()), maybe(prop_oneof![Just("low"), Just("high")].prop_map(ReasoningEffort::from)), extra()),
+        (
+            maybe(any::<bool>()),
+            maybe(0u64..100_000),
+            maybe(number()),
+            maybe(number()),
+        ),
+        (
+            maybe(any::<i64>()),
+            maybe(prop_oneof![Just("low"), Just("high")].prop_map(ReasoningEffort::from)),
+            extra(),
+        ),
     )
-        .prop_map(|(model, messages, tools, tool_choice, (parallel_tool_calls, max_completion_tokens, temperature, top_p), (seed, reasoning_effort, extra))| Request {
-            model,
-            messages,
-            tools,
-            tool_choice,
-            parallel_tool_calls,
-            max_completion_tokens,
-            temperature,
-            top_p,
-            seed,
-            reasoning_effort,
-            extra,
-            ..Default::default()
-        })
+        .prop_map(
+            |(
+                model,
+                messages,
+                tools,
+                tool_choice,
+                (parallel_tool_calls, max_completion_tokens, temperature, top_p),
+                (seed, reasoning_effort, extra),
+            )| Request {
+                model,
+                messages,
+                tools,
+                tool_choice,
+                parallel_tool_calls,
+                max_completion_tokens,
+                temperature,
+                top_p,
+                seed,
+                reasoning_effort,
+                extra,
+                ..Default::default()
+            },
+        )
 }
 
 fn response() -> impl Strategy<Value = Response> {
-    let choice = (maybe(content()), maybe(prop::collection::vec(tool_call(), 0..3)), maybe(prop_oneof![
-        Just(FinishReason::Stop),
-        Just(FinishReason::ToolCalls),
-        other_str(FinishReason::KNOWN).prop_map(FinishReason::Other),
-    ]))
+    let choice = (
+        maybe(content()),
+        maybe(prop::collection::vec(tool_call(), 0..3)),
+        maybe(prop_oneof![
+            Just(FinishReason::Stop),
+            Just(FinishReason::ToolCalls),
+            other_str(FinishReason::KNOWN).prop_map(FinishReason::Other),
+        ]),
+    )
         .prop_map(|(content, tool_calls, finish_reason)| Choice {
             index: Some(0),
-            message: ResponseMessage { role: Some("assistant".into()), content, tool_calls, ..Default::default() },
+            message: ResponseMessage {
+                role: Some("assistant".into()),
+                content,
+                tool_calls,
+                ..Default::default()
+            },
             finish_reason,
             logprobs: None,
             extra: Extra::new(),
         });
-    (maybe(ident()), prop::collection::vec(choice, 0..3), maybe((0u64..1000, 0u64..1000)), extra()).prop_map(
-        |(id, choices, usage, extra)| Response {
+    (
+        maybe(ident()),
+        prop::collection::vec(choice, 0..3),
+        maybe((0u64..1000, 0u64..1000)),
+        extra(),
+    )
+        .prop_map(|(id, choices, usage, extra)| Response {
             id,
             choices,
-            usage: usage.map(|(i, o)| Usage { prompt_tokens: Some(i), completion_tokens: Some(o), ..Default::default() }),
+            usage: usage.map(|(i, o)| Usage {
+                prompt_tokens: Some(i),
+                completion_tokens: Some(o),
+                ..Default::default()
+            }),
             extra,
             ..Default::default()
-        },
-    )
+        })
 }
 
 proptest! {

@@ -14,7 +14,9 @@ fn parts(content: &TextOrParts<ContentPart>) -> String {
                 .iter()
                 .map(|p| match p {
                     ContentPart::Text(t) => format!("text \"{}\"", short(&t.text, 40)),
-                    ContentPart::ImageUrl(i) => format!("image_url {}", short(&i.image_url.url, 40)),
+                    ContentPart::ImageUrl(i) => {
+                        format!("image_url {}", short(&i.image_url.url, 40))
+                    }
                     ContentPart::InputAudio(a) => format!("input_audio {}", a.input_audio.format),
                     ContentPart::File(_) => "file".to_owned(),
                     ContentPart::Refusal(r) => format!("refusal \"{}\"", short(&r.refusal, 40)),
@@ -55,11 +57,17 @@ pub fn request(r: &Request) -> String {
             Message::Developer(s) => writeln!(out, "  developer {}", parts(&s.content)).unwrap(),
             Message::User(u) => writeln!(out, "  user {}", parts(&u.content)).unwrap(),
             Message::Assistant(a) => {
-                let content = a.content.as_ref().map(parts).unwrap_or_else(|| "(no content)".into());
+                let content = a
+                    .content
+                    .as_ref()
+                    .map(parts)
+                    .unwrap_or_else(|| "(no content)".into());
                 writeln!(out, "  assistant {content}{}", extra(&a.extra)).unwrap();
                 calls(&mut out, a.tool_calls.as_deref().unwrap_or_default());
             }
-            Message::Tool(t) => writeln!(out, "  tool {} {}", t.tool_call_id, parts(&t.content)).unwrap(),
+            Message::Tool(t) => {
+                writeln!(out, "  tool {} {}", t.tool_call_id, parts(&t.content)).unwrap()
+            }
             Message::Function(f) => writeln!(out, "  function {}", f.name).unwrap(),
             other => writeln!(out, "  OTHER role {}", other.tag()).unwrap(),
         }
@@ -70,7 +78,11 @@ pub fn request(r: &Request) -> String {
                 out,
                 "  tool def {} (schema: {})",
                 f.function.name,
-                if f.function.parameters.is_some() { "yes" } else { "none" }
+                if f.function.parameters.is_some() {
+                    "yes"
+                } else {
+                    "none"
+                }
             )
             .unwrap(),
             other => writeln!(out, "  tool def {}", other.tag()).unwrap(),
@@ -91,7 +103,11 @@ pub fn response(r: &Response) -> String {
     );
     for c in &r.choices {
         let m = &c.message;
-        let content = m.content.as_ref().map(parts).unwrap_or_else(|| "(no content)".into());
+        let content = m
+            .content
+            .as_ref()
+            .map(parts)
+            .unwrap_or_else(|| "(no content)".into());
         writeln!(
             out,
             "  choice {} finish {} content {content}{}",
@@ -111,7 +127,9 @@ pub fn response(r: &Response) -> String {
             "  usage in {:?} out {:?} reasoning {:?}",
             u.prompt_tokens,
             u.completion_tokens,
-            u.completion_tokens_details.as_ref().and_then(|d| d.reasoning_tokens)
+            u.completion_tokens_details
+                .as_ref()
+                .and_then(|d| d.reasoning_tokens)
         )
         .unwrap();
     }
