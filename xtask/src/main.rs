@@ -1,2 +1,202 @@
-//! Developer automation.
-fn main() {}
+//! Developer automation, run as `cargo xtask <command>` (an alias in `.cargo/config.toml`).
+//!
+//! * `cargo xtask ci`: runs `.ci/run`, exactly what CI runs.
+//! * `cargo xtask fixtures`: checks that every fixture file is listed in
+//!   `fixtures/SOURCES.md` with its origin, and that the vendored conformance schemas are
+//!   the ones the tests use. The same checks run as tests (`cargo test -p xtask`), so
+//!   `cargo test` stays the one gate.
+//! * `cargo xtask list-examples`: the example names of the `toolwire` crate, one a line
+//!   (used by `.ci/run` to run each).
+//!
+//! See <https://github.com/matklad/cargo-xtask>.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("ci") => {
+            let status = Command::new("bash").arg(root().join(".ci/run")).status();
+            match status {
+                Ok(s) if s.success() => ExitCode::SUCCESS,
+                Ok(_) => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("xtask: cannot run .ci/run: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some("fixtures") => {
+            let mut problems = unlisted_fixtures(&root());
+            problems.extend(schema_problems(&root()));
+            if problems.is_empty() {
+                println!(
+                    "fixtures: every file listed in fixtures/SOURCES.md; conformance schemas complete"
+                );
+                ExitCode::SUCCESS
+            } else {
+                for p in &problems {
+                    eprintln!("{p}");
+                }
+                ExitCode::FAILURE
+            }
+        }
+        Some("list-examples") => {
+            for name in examples(&root()) {
+                println!("{name}");
+            }
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("usage: cargo xtask <ci | fixtures | list-examples>");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The workspace root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(files_under(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Fixture files (every file under `fixtures/<format>/`, conformance excluded) that
+/// `fixtures/SOURCES.md` does not list under the heading of their format.
+fn unlisted_fixtures(root: &Path) -> Vec<String> {
+    let fixtures = root.join("fixtures");
+    let sources = std::fs::read_to_string(fixtures.join("SOURCES.md")).unwrap_or_default();
+    // Sections: `### <format>` headings, possibly several per format (captured, hand-made).
+    let mut sections: Vec<(String, String)> = Vec::new();
+    let mut current = String::new();
+    for line in sources.lines() {
+        if let Some(h) = line.strip_prefix("### ") {
+            current = h.trim().to_owned();
+        } else if !current.is_empty() {
+            sections.push((current.clone(), line.to_owned()));
+        }
+    }
+    let mut problems = Vec::new();
+    for file in files_under(&fixtures) {
+        let rel = file.strip_prefix(&fixtures).unwrap_or(&file);
+        let mut parts = rel.iter().map(|p| p.to_string_lossy().into_owned());
+        let Some(format) = parts.next() else { continue };
+        let inner: Vec<String> = parts.collect();
+        if inner.is_empty() || format == "conformance" {
+            continue;
+        }
+        let inner = inner.join("/");
+        let needle = format!("`{inner}`");
+        let listed = sections.iter().any(|(h, line)| {
+            h.split_whitespace().next() == Some(format.as_str()) && line.contains(&needle)
+        });
+        if !listed {
+            problems.push(format!(
+                "fixtures/{format}/{inner}: not listed in fixtures/SOURCES.md under `### {format}`"
+            ));
+        }
+    }
+    problems
+}
+
+/// Conformance schemas the tests read that are missing, and vendored schemas the README
+/// of `fixtures/conformance` does not describe.
+fn schema_problems(root: &Path) -> Vec<String> {
+    let dir = root.join("fixtures/conformance");
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap_or_default();
+    let mut problems = Vec::new();
+    // The schemas the tests load: request and response of every chat format that has
+    // them in the SDK set (Mistral and Cohere have none), and MCP's two.
+    let mut used: Vec<String> = Vec::new();
+    for f in [
+        "openai-chat",
+        "openai-responses",
+        "anthropic",
+        "gemini",
+        "ollama",
+        "bedrock",
+    ] {
+        used.push(format!("{f}.request.schema.json"));
+        used.push(format!("{f}.response.schema.json"));
+    }
+    used.push("mcp.tools.schema.json".into());
+    used.push("mcp.call-result.schema.json".into());
+    for u in &used {
+        if !dir.join(u).is_file() {
+            problems.push(format!(
+                "fixtures/conformance/{u}: used by the tests but not vendored"
+            ));
+        }
+    }
+    for file in files_under(&dir) {
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let Some(stem) = name.strip_suffix(".schema.json") else {
+            continue;
+        };
+        let Some((format, kind)) = stem.split_once('.') else {
+            continue;
+        };
+        // The README names them as `format.{a,b,c}`.
+        let described = readme.lines().any(|l| {
+            l.contains(&format!("{format}."))
+                && (l.contains(&format!("{{{kind},"))
+                    || l.contains(&format!(",{kind},"))
+                    || l.contains(&format!(",{kind}}}"))
+                    || l.contains(&format!("{format}.{kind}")))
+        });
+        if !described {
+            problems.push(format!(
+                "fixtures/conformance/{name}: vendored but not described in its README"
+            ));
+        }
+    }
+    if !readme.contains("Generated with") {
+        problems.push("fixtures/conformance/README.md: provenance (how the schemas were generated) is missing".into());
+    }
+    problems
+}
+
+/// Example names of the facade crate.
+fn examples(root: &Path) -> Vec<String> {
+    files_under(&root.join("crates/toolwire/examples"))
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_fixture_is_listed_in_sources() {
+        let problems = unlisted_fixtures(&root());
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn conformance_schemas_are_the_ones_the_tests_use() {
+        let problems = schema_problems(&root());
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+}

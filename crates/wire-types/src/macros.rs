@@ -233,6 +233,9 @@ macro_rules! wire_tagged {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
+        // Variants are read and written whole, once each; boxing them would add an
+        // allocation per value on the hot path for no gain.
+        #[allow(clippy::large_enum_variant)]
         pub enum $name {
             $(
                 $(#[$vmeta])*

@@ -749,6 +749,7 @@ wire_struct! {
 ///
 /// The `data: [DONE]` terminator is not JSON; [`crate::stream`] handles it.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // one per event; boxing would allocate per chunk
 pub enum StreamEvent {
     /// A `chat.completion.chunk`.
     Chunk(Chunk),

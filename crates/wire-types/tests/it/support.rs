@@ -64,11 +64,11 @@ pub fn payloads(path: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
-/// What a payload in `folder` is, given its JSON (error bodies sit in `response/` and
-/// are named `error*`).
+/// What a payload in `folder` is (error bodies sit in `response/` and are named
+/// `error*`).
 pub fn what_of(folder: &str, name: &str, json: &Value) -> What {
-    let looks_error = name.starts_with("error")
-        && (json.get("error").is_some() || json.get("type") == Some(&Value::from("error")));
+    let _ = json;
+    let looks_error = name.starts_with("error");
     match folder {
         "response" if looks_error => What::Chat(Kind::Error),
         other => What::from_name(other),
@@ -158,7 +158,6 @@ pub fn read_write(
         Format::Mistral => go!(mistral, mistral),
         Format::Cohere => go!(cohere, cohere),
         Format::Mcp => panic!("MCP fixtures sit in tools-list/, call/ or result/"),
-        _ => unreachable!("a new format needs a line here"),
     }
 }
 
