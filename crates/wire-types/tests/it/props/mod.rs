@@ -11,6 +11,7 @@ use serde_json::{Map, Number, Value};
 use wire_types::Extra;
 
 pub mod openai_chat;
+pub mod openai_responses;
 
 /// Any short printable string, including quotes, escapes and non-ASCII.
 pub fn text() -> impl Strategy<Value = String> {
