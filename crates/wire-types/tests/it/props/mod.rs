@@ -10,6 +10,7 @@ use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 use wire_types::Extra;
 
+pub mod anthropic;
 pub mod openai_chat;
 pub mod openai_responses;
 
