@@ -10,6 +10,7 @@ use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 use wire_types::Extra;
 
+pub mod gemini;
 pub mod openai_chat;
 
 /// Any short printable string, including quotes, escapes and non-ASCII.
