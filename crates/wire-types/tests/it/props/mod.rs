@@ -11,6 +11,7 @@ use serde_json::{Map, Number, Value};
 use wire_types::Extra;
 
 pub mod anthropic;
+pub mod gemini;
 pub mod openai_chat;
 pub mod openai_responses;
 
