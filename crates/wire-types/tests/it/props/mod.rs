@@ -10,6 +10,9 @@ use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 use wire_types::Extra;
 
+pub mod cohere;
+pub mod mistral;
+pub mod ollama;
 pub mod openai_chat;
 
 /// Any short printable string, including quotes, escapes and non-ASCII.
