@@ -12,6 +12,9 @@ use wire_types::Extra;
 
 pub mod anthropic;
 pub mod gemini;
+pub mod cohere;
+pub mod mistral;
+pub mod ollama;
 pub mod openai_chat;
 pub mod openai_responses;
 
