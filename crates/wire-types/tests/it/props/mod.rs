@@ -10,6 +10,8 @@ use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 use wire_types::Extra;
 
+pub mod bedrock;
+pub mod mcp;
 pub mod openai_chat;
 
 /// Any short printable string, including quotes, escapes and non-ASCII.
