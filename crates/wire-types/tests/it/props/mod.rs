@@ -15,6 +15,8 @@ pub mod gemini;
 pub mod cohere;
 pub mod mistral;
 pub mod ollama;
+pub mod bedrock;
+pub mod mcp;
 pub mod openai_chat;
 pub mod openai_responses;
 
