@@ -13,26 +13,6 @@ pub fn read_write(
     match what {
         "tools-list" => {
             let v: ListToolsResult = wire_types::from_str(text)?;
-<<<<<<< HEAD
-            Ok((
-                wire_types::to_value(&v),
-                format!("(not summarized yet){}\n", super::extra(&v.extra)),
-            ))
-        }
-        "call" => {
-            let v: CallToolParams = wire_types::from_str(text)?;
-            Ok((
-                wire_types::to_value(&v),
-                format!("(not summarized yet){}\n", super::extra(&v.extra)),
-            ))
-        }
-        _ => {
-            let v: CallToolResult = wire_types::from_str(text)?;
-            Ok((
-                wire_types::to_value(&v),
-                format!("(not summarized yet){}\n", super::extra(&v.extra)),
-            ))
-=======
             for (i, tool) in v.tools.iter().enumerate() {
                 validate_tool(tool).map_err(|e| e.within(&format!("/tools/{i}")))?;
             }
@@ -45,7 +25,6 @@ pub fn read_write(
         _ => {
             let v: CallToolResult = wire_types::from_str(text)?;
             Ok((wire_types::to_value(&v), result(&v)))
->>>>>>> types-bedrock-mcp
         }
     }
 }
