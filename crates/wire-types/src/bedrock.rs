@@ -35,7 +35,7 @@ use std::fmt;
 /// A union written as an object with exactly one key, the member's name, whose value is
 /// the member (`{"text": "…"}`, `{"toolUse": {…}}`).
 ///
-/// ```ignore
+/// ```text
 /// key_union! {
 ///     /// A content block.
 ///     pub enum ContentBlock, what = "a content block" {

@@ -26,15 +26,17 @@
 //!    `system` blocks or a `system` string next to `max_tokens`, or any of
 //!    `stop_sequences`, `top_k`, `thinking`, tools with `input_schema`, a `tool_choice`
 //!    object typed `auto`/`any`/`tool`/`none`, or content blocks typed `tool_use`,
-//!    `tool_result`, `thinking`, `redacted_thinking` or with a `source`.
+//!    `tool_result`, `thinking` (with a string `thinking`), `redacted_thinking` or with a
+//!    `source`. Anthropic's mid-stream `error` event has the shape of its error body and
+//!    is reported as an error (so is Gemini's).
 //! 7. **Ollama**: `done` with `message` or `created_at` (a response when `done: true`, a
 //!    stream line otherwise); a request with `options`, `keep_alive`, `think`, `format`, messages with
 //!    `images` or `tool_name`, or tool calls whose `arguments` is an object.
 //! 8. **Cohere**: a response with `finish_reason` in upper case and a top-level `message`;
-//!    a request with `documents`, `citation_options`, `safety_mode`, `strict_tools`, `p`
+//!    a request (checked before Anthropic, which also has `thinking`) with `documents`, `citation_options`, `safety_mode`, `strict_tools`, `p`
 //!    or `k`, an upper-case `tool_choice`, or an assistant `tool_plan`.
 //! 9. **Mistral** (which shares OpenAI Chat's shape): `random_seed`, `safe_prompt`,
-//!    `prompt_mode`, an assistant `prefix`, a `document_url` or `thinking` content chunk,
+//!    `prompt_mode` (checked before Anthropic), an assistant `prefix`, a `document_url` or `thinking` content chunk,
 //!    `tool_choice: "any"`, a request tool-call id of exactly 9 letters and digits, a
 //!    response or chunk with a `thinking` chunk, or an id of 32 lower-case hex digits
 //!    (Mistral's ids; OpenAI's start `chatcmpl-`).
@@ -189,6 +191,16 @@ pub fn detect(body: &Value) -> Result<Detected, Error> {
         return found(Format::Anthropic, Kind::Response);
     }
     if let Some(msgs) = messages {
+        // Fields only Cohere or Mistral have come first: both also have a `thinking`.
+        if cohere_request(m, msgs) {
+            return found(Format::Cohere, Kind::Request);
+        }
+        if ["random_seed", "safe_prompt", "prompt_mode"]
+            .iter()
+            .any(|k| m.contains_key(*k))
+        {
+            return found(Format::Mistral, Kind::Request);
+        }
         if anthropic_request(m, msgs) {
             return found(Format::Anthropic, Kind::Request);
         }
@@ -386,9 +398,30 @@ fn anthropic_request(m: &Map<String, Value>, msgs: &[Value]) -> bool {
     msgs.iter().flat_map(blocks).any(|b| {
         matches!(
             b.get("type").and_then(Value::as_str),
-            Some("tool_use" | "tool_result" | "thinking" | "redacted_thinking" | "server_tool_use")
-        ) || b.contains_key("source")
+            Some("tool_use" | "tool_result" | "redacted_thinking" | "server_tool_use")
+        ) || (b.get("type").and_then(Value::as_str) == Some("thinking")
+            && b.get("thinking").is_some_and(Value::is_string))
+            || b.contains_key("source")
     })
+}
+
+fn cohere_request(m: &Map<String, Value>, msgs: &[Value]) -> bool {
+    let upper_choice = m
+        .get("tool_choice")
+        .and_then(Value::as_str)
+        .is_some_and(|c| c.chars().all(|c| c.is_ascii_uppercase()));
+    [
+        "documents",
+        "citation_options",
+        "safety_mode",
+        "strict_tools",
+        "p",
+        "k",
+    ]
+    .iter()
+    .any(|k| m.contains_key(*k))
+        || upper_choice
+        || msgs.iter().any(|x| x.get("tool_plan").is_some())
 }
 
 fn ollama_message(message: &Value) -> bool {

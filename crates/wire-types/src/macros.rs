@@ -97,7 +97,7 @@ macro_rules! wire_finish_field {
 
 /// A JSON object with known fields and an [`Extra`](crate::Extra) for everything else.
 ///
-/// ```ignore
+/// ```text
 /// wire_struct! {
 ///     /// A function call.
 ///     pub struct FunctionCall {
@@ -208,7 +208,7 @@ macro_rules! wire_struct {
 /// A union of objects told apart by a string field (`"type"`, `"role"`), with an `Other`
 /// arm that keeps an object with an unknown tag whole.
 ///
-/// ```ignore
+/// ```text
 /// wire_tagged! {
 ///     /// A content part.
 ///     pub enum Part, tag = "type" {

@@ -10,6 +10,10 @@ fn expected(format: Format, kind: Kind, name: &str, line: &str) -> (Format, Kind
     match (format, kind) {
         // OpenAI's error body is shared by Chat and Responses: reported as openai-chat.
         (Format::OpenaiResponses, Kind::Error) => (Format::OpenaiChat, Kind::Error),
+        // A mid-stream error has the error body's shape (Anthropic, Gemini).
+        (Format::Anthropic | Format::Gemini, Kind::StreamEvent) if line == "error" => {
+            (format, Kind::Error)
+        }
         // A Gemini stream chunk is a GenerateContentResponse.
         (Format::Gemini, Kind::StreamEvent) => (Format::Gemini, Kind::Response),
         // Ollama's last stream line (done: true) has the response's shape.

@@ -11,12 +11,12 @@ use serde_json::{Map, Number, Value};
 use wire_types::Extra;
 
 pub mod anthropic;
-pub mod gemini;
+pub mod bedrock;
 pub mod cohere;
+pub mod gemini;
+pub mod mcp;
 pub mod mistral;
 pub mod ollama;
-pub mod bedrock;
-pub mod mcp;
 pub mod openai_chat;
 pub mod openai_responses;
 
