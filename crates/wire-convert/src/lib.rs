@@ -420,6 +420,30 @@ fn finish<O>(
     Ok(encoded)
 }
 
+/// Writes neutral tool definitions as `format`'s tools value (the `tools` array; for
+/// Bedrock the `toolConfig.tools` array), through the format's schema dialect. Loss paths
+/// are `/tools/<index>/…` in the order given.
+pub fn encode_tools(
+    tools: Vec<model::Tool>,
+    format: Format,
+    options: &Options,
+) -> Result<Converted<Value>, Error> {
+    let mut ctx = Ctx::new(format, options);
+    let value = by_format!(format, "tools array", |m, _w| {
+        let typed = m::encode_tools(tools, &mut ctx);
+        Value::write(&typed)
+    });
+    let losses = ctx.take_losses();
+    if options.strict && !losses.is_empty() {
+        return Err(Error::Lossy { losses });
+    }
+    Ok(Converted {
+        value,
+        losses,
+        ids: IdMap::default(),
+    })
+}
+
 /// Reads a request body of format `from` into the neutral model.
 pub fn decode_request(body: &str, from: Format) -> Result<Decoded<model::Request>, Error> {
     decode_request_from(Input::Text(body), from, &Options::default())
