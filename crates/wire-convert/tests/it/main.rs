@@ -10,5 +10,7 @@ mod support;
 mod matrix;
 /// Neutral-model fixtures (one per conversion rule) encoded to every format.
 mod neutral;
+/// Properties: neutral → format → neutral, id mapping, A → B → A on every fixture.
+mod props;
 /// Every fixture decodes and encodes back to its own format unchanged, with no loss.
 mod same_format;
