@@ -61,6 +61,11 @@ pub use tool_registry as registry;
 pub use wire_convert as convert;
 pub use wire_types as types;
 
+/// The README's examples, run as doc tests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
 /// The names most programs need, from all three layers.
 pub mod prelude {
     pub use crate::convert::{
