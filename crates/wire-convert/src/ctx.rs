@@ -161,6 +161,15 @@ impl Ctx<'_> {
             );
             return None;
         }
+        if let (Some(id), Some(src)) = (&r.id, r.source) {
+            if src != self.format {
+                self.loss(
+                    format!("{at}/id"),
+                    LossKind::Dropped,
+                    format!("reasoning item id `{id}` made by {src} means nothing to {}", self.format),
+                );
+            }
+        }
         let signature = self.own(
             r.signature.as_ref(),
             &format!("{at}/signature"),

@@ -74,8 +74,10 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
                 push_result(&mut out.messages, result, &at, ctx);
             }
             w::Message::Function(f) => {
-                let mut meta = PartMeta::default();
-                meta.vendor = vendor_from_extra(F, &f.extra, &[]);
+                let mut meta = PartMeta {
+                    vendor: vendor_from_extra(F, &f.extra, &[]),
+                    ..Default::default()
+                };
                 meta.vendor.set_hint(F, "function_role", true);
                 let content = f.content.map(|c| vec![Part::text(c)]).unwrap_or_default();
                 let result = ToolResult {
@@ -1382,7 +1384,11 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
         let pat = format!("{at}/content/{j}");
         match p {
             Part::ToolCall(c) => tool_calls.push(encode_call(c, &pat, ctx)),
-            Part::Refusal(t) if v.flag(F, "refusal_field") && refusal.is_none() => {
+            Part::Refusal(t)
+                if (v.flag(F, "refusal_field") || v.format != Some(F)) && refusal.is_none() =>
+            {
+                drop_cache(ctx, &t.meta, &pat);
+                let _ = ctx.vendor_fields(&t.meta.vendor, &pat);
                 refusal = Some(t.text)
             }
             Part::Reasoning(r) => {
@@ -1443,7 +1449,25 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
                 parts.push(enc);
             }
         }
-        Some(TextOrParts::Parts(parts))
+        // Parts that all came out as plain text (another format's metadata reported and
+        // left out, opaque parts turned into text) take the string form as well.
+        if !as_parts
+            && !parts.is_empty()
+            && parts
+                .iter()
+                .all(|p| matches!(p, w::ContentPart::Text(t) if t.extra.is_empty()))
+        {
+            let text: Vec<String> = parts
+                .into_iter()
+                .filter_map(|p| match p {
+                    w::ContentPart::Text(t) => Some(t.text),
+                    _ => None,
+                })
+                .collect();
+            Some(TextOrParts::Text(text.join("")))
+        } else {
+            Some(TextOrParts::Parts(parts))
+        }
     };
     let mut extra = Extra::from(Map::new());
     if v.format == Some(F) {

@@ -193,7 +193,10 @@ fn conversation() -> impl Strategy<Value = Request> {
     })
 }
 
-fn round_trip(req: &Request, format: Format) -> Result<Option<(Vec<Item>, Vec<Item>)>, String> {
+/// What must survive, and what did.
+type WantGot = (Vec<Item>, Vec<Item>);
+
+fn round_trip(req: &Request, format: Format) -> Result<Option<WantGot>, String> {
     let encoded = match wire_convert::encode_request(req.clone(), format, &Options::default()) {
         Err(Error::Unsupported { .. }) => return Ok(None),
         Err(e) => return Err(format!("encode: {e}")),

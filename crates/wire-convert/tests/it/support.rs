@@ -158,7 +158,7 @@ const VOCABULARY: &[&str] = &[
     "stop_reason",
     "finishReason",
     "stopReason",
-    "done_reason",
+    "done_reason", "reason",
     "mode",
     "detail",
     "format",
