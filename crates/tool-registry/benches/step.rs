@@ -26,12 +26,25 @@ fn median_us(runs: usize, mut f: impl FnMut()) -> f64 {
 
 fn main() {
     let cases = [
-        (Format::OpenaiChat, include_str!("../../../fixtures/openai-chat/response/parallel-tool-calls.gpt-4o.json")),
-        (Format::Anthropic, include_str!("../../../fixtures/anthropic/response/text-plus-tool-use.claude-haiku-4-5.json")),
+        (
+            Format::OpenaiChat,
+            include_str!("../../../fixtures/openai-chat/response/parallel-tool-calls.gpt-4o.json"),
+        ),
+        (
+            Format::Anthropic,
+            include_str!(
+                "../../../fixtures/anthropic/response/text-plus-tool-use.claude-haiku-4-5.json"
+            ),
+        ),
     ];
     let mut registry = ToolRegistry::new();
     for name in ["GetWeatherArgs", "get_stock_price", "get_weather"] {
-        registry.register(ToolSpec::new(name, "", json!({"type": "object"})).unwrap(), |_| Ok("ok".into())).unwrap();
+        registry
+            .register(
+                ToolSpec::new(name, "", json!({"type": "object"})).unwrap(),
+                |_| Ok("ok".into()),
+            )
+            .unwrap();
     }
     for (format, body) in cases {
         let mut step = Vec::new();
@@ -47,6 +60,10 @@ fn main() {
         step.sort_by(|a, b| a.total_cmp(b));
         parse.sort_by(|a, b| a.total_cmp(b));
         let (s, p) = (step[2], parse[2]);
-        println!("{format:<12} {} bytes: step {s:7.2} µs   serde_json parse {p:7.2} µs   ratio {:.2} (target <= 2)", body.len(), s / p);
+        println!(
+            "{format:<12} {} bytes: step {s:7.2} µs   serde_json parse {p:7.2} µs   ratio {:.2} (target <= 2)",
+            body.len(),
+            s / p
+        );
     }
 }

@@ -18,7 +18,8 @@ fn main() {
         let mut value = Vec::new();
         for _ in 0..5 {
             conv.push(transcript::median_ms(3, || {
-                let out = convert_request(black_box(&text), Format::OpenaiChat, target, &options).unwrap();
+                let out = convert_request(black_box(&text), Format::OpenaiChat, target, &options)
+                    .unwrap();
                 black_box(out.value.len());
             }));
             value.push(transcript::median_ms(3, || {
@@ -32,6 +33,9 @@ fn main() {
     }
     println!("openai-chat transcript: {:.1} MB", text.len() as f64 / 1e6);
     for (target, c, v) in rows {
-        println!("openai-chat → {target:<10} {c:8.2} ms   Value round trip {v:8.2} ms   ratio {:.3} (target <= 1.5)", c / v);
+        println!(
+            "openai-chat → {target:<10} {c:8.2} ms   Value round trip {v:8.2} ms   ratio {:.3} (target <= 1.5)",
+            c / v
+        );
     }
 }

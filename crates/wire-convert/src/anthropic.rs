@@ -2009,12 +2009,10 @@ fn encode_call(c: ToolCall, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w::Co
     let mut fields = ctx.vendor_fields(&c.meta.vendor, at);
     let caller = take(&mut fields, "caller");
     let cache_control = encode_cache(c.meta.cache, &mut fields, at, ctx);
-    let input = input_object(
-        c.arguments,
-        known.wrapped.contains(&c.name),
-        &format!("{at}/arguments"),
-        ctx,
-    );
+    // Calls to a tool with a non-object schema were wrapped before encoding
+    // (`passes::wrap_non_object_calls`); `known.wrapped` only guards against wrapping twice.
+    let _ = &known.wrapped;
+    let input = input_object(c.arguments, false, &format!("{at}/arguments"), ctx);
     w::ContentBlock::ToolUse(w::ToolUseBlock {
         id: c.id,
         name: c.name,
@@ -2679,8 +2677,8 @@ mod tests {
         assert_eq!(
             paths(&losses),
             [
-                ("/tools/0/input_schema", LossKind::Changed),
-                ("/messages/1/content/0/arguments", LossKind::Changed)
+                ("/messages/1/content/0/arguments", LossKind::Changed),
+                ("/tools/0/input_schema", LossKind::Changed)
             ]
         );
     }

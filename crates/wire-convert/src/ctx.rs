@@ -166,7 +166,10 @@ impl Ctx<'_> {
                 self.loss(
                     format!("{at}/id"),
                     LossKind::Dropped,
-                    format!("reasoning item id `{id}` made by {src} means nothing to {}", self.format),
+                    format!(
+                        "reasoning item id `{id}` made by {src} means nothing to {}",
+                        self.format
+                    ),
                 );
             }
         }

@@ -122,7 +122,8 @@ pub enum ReasoningMode {
 /// What to do with a part only its own format understands, when converting elsewhere.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum OpaqueMode {
-    /// Keep its content as text (its `text` field, or its JSON), a `changed` loss.
+    /// Keep its `text` field, if it has one, as a text part (a `changed` loss); a part
+    /// without text is dropped (a `dropped` loss).
     #[default]
     AsText,
     /// Drop it, a `dropped` loss.

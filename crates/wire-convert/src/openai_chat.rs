@@ -143,6 +143,38 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
         }
     };
 
+    // Where the neutral settings came from, for loss paths.
+    for (neutral, source) in [
+        (
+            "/settings/max_tokens",
+            if req.max_tokens.is_some() && req.max_completion_tokens.is_none() {
+                "/max_tokens"
+            } else {
+                "/max_completion_tokens"
+            },
+        ),
+        ("/settings/temperature", "/temperature"),
+        ("/settings/top_p", "/top_p"),
+        ("/settings/stop", "/stop"),
+        ("/settings/seed", "/seed"),
+        ("/settings/presence_penalty", "/presence_penalty"),
+        ("/settings/frequency_penalty", "/frequency_penalty"),
+        ("/settings/parallel_tool_calls", "/parallel_tool_calls"),
+        ("/settings/reasoning", "/reasoning_effort"),
+        ("/settings/stream", "/stream"),
+        ("/output_format", "/response_format"),
+        ("/output_format/name", "/response_format/json_schema/name"),
+        (
+            "/output_format/schema",
+            "/response_format/json_schema/schema",
+        ),
+        (
+            "/output_format/strict",
+            "/response_format/json_schema/strict",
+        ),
+    ] {
+        ctx.map(neutral, source);
+    }
     let mut s = Settings::default();
     match (req.max_completion_tokens, req.max_tokens) {
         (Some(m), None) => s.max_tokens = Some(m),
@@ -1451,8 +1483,10 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
         }
         // Parts that all came out as plain text (another format's metadata reported and
         // left out, opaque parts turned into text) take the string form as well.
-        if !as_parts
-            && !parts.is_empty()
+        if parts.is_empty() {
+            // Everything was dropped (with a loss each): no content at all.
+            None
+        } else if !as_parts
             && parts
                 .iter()
                 .all(|p| matches!(p, w::ContentPart::Text(t) if t.extra.is_empty()))

@@ -29,9 +29,10 @@ pub(crate) fn keep<T: Serialize>(fields: &mut Map<String, Value>, key: &str, val
     }
 }
 
-/// What an opaque part becomes in a format that does not understand it: its text (the
-/// `text` field, else its JSON) with a `changed` loss, or nothing with a `dropped` loss,
-/// per [`Options::opaque`](crate::Options::opaque).
+/// What an opaque part becomes in a format that does not understand it: with
+/// [`OpaqueMode::AsText`] and a `text` field, that text as a text part (a `changed`
+/// loss); otherwise nothing (a `dropped` loss). Parts without text (server-tool blocks,
+/// hosted-tool items) are never dumped as JSON into the conversation.
 pub(crate) fn opaque_elsewhere(ctx: &mut Ctx<'_>, opaque: &Opaque, at: &str) -> Option<Part> {
     let kind = opaque
         .value
@@ -39,35 +40,32 @@ pub(crate) fn opaque_elsewhere(ctx: &mut Ctx<'_>, opaque: &Opaque, at: &str) -> 
         .and_then(Value::as_str)
         .map(|t| format!("`{t}` "))
         .unwrap_or_default();
-    match ctx.options.opaque {
-        OpaqueMode::Drop => {
-            ctx.loss(
-                at.to_owned(),
-                LossKind::Dropped,
-                format!(
-                    "{}part {kind}has no equivalent in {}",
-                    opaque.format, ctx.format
-                ),
-            );
-            None
-        }
-        OpaqueMode::AsText => {
-            let text = match opaque.value.get("text").and_then(Value::as_str) {
-                Some(t) => t.to_owned(),
-                None => opaque.value.to_string(),
-            };
+    let text = opaque.value.get("text").and_then(Value::as_str);
+    match (ctx.options.opaque, text) {
+        (OpaqueMode::AsText, Some(text)) => {
             ctx.loss(
                 at.to_owned(),
                 LossKind::Changed,
                 format!(
-                    "{} part {kind}has no equivalent in {}; its content is sent as text",
+                    "{} part {kind}has no equivalent in {}; its text is sent as a text part",
                     opaque.format, ctx.format
                 ),
             );
             Some(Part::Text(Text {
-                text,
+                text: text.to_owned(),
                 meta: PartMeta::default(),
             }))
+        }
+        _ => {
+            ctx.loss(
+                at.to_owned(),
+                LossKind::Dropped,
+                format!(
+                    "{} part {kind}has no equivalent in {}",
+                    opaque.format, ctx.format
+                ),
+            );
+            None
         }
     }
 }

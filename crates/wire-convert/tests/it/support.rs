@@ -158,7 +158,8 @@ const VOCABULARY: &[&str] = &[
     "stop_reason",
     "finishReason",
     "stopReason",
-    "done_reason", "reason",
+    "done_reason",
+    "reason",
     "mode",
     "detail",
     "format",
@@ -189,6 +190,11 @@ pub fn content_strings(v: &Value, at: &str, out: &mut Vec<(String, String)>) {
             }
         }
         Value::String(s) => {
+            // A data URL travels as its payload (base64 plus a media type elsewhere).
+            if let Some((_, data)) = s.strip_prefix("data:").and_then(|r| r.split_once(',')) {
+                out.push((at.to_owned(), data.to_owned()));
+                return;
+            }
             let t = s.trim_start();
             if t.starts_with('{') || t.starts_with('[') {
                 if let Ok(inner) = serde_json::from_str::<Value>(s) {
@@ -235,6 +241,8 @@ pub fn silent_drops(input: &Value, output: &Value, losses: &[Loss]) -> Vec<Strin
             !outs.iter().any(|(_, o)| o.contains(s.as_str()))
                 && !text.iter().any(|o| o.contains(s.as_str()))
                 && !covered(p, losses)
+                // A loss that names the value (a remapped id) covers every use of it.
+                && !losses.iter().any(|l| l.detail.contains(&format!("`{s}`")))
         })
         .map(|(p, s)| format!("{p}: {}", s.chars().take(60).collect::<String>()))
         .collect()
