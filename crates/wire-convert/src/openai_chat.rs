@@ -1636,7 +1636,16 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
         id: resp.id.or_else(|| (v.format != Some(F)).then(String::new)),
         object,
         created,
-        model: resp.model,
+        model: resp.model.or_else(|| {
+            (v.format != Some(F)).then(|| {
+                ctx.loss(
+                    "/model",
+                    LossKind::Changed,
+                    "the source names no model: written as \"\"",
+                );
+                String::new()
+            })
+        }),
         choices,
         usage: resp.usage.map(|u| encode_usage(u, ctx)),
         system_fingerprint,
