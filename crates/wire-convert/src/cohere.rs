@@ -1574,7 +1574,7 @@ mod tests {
             json!({"type": "enabled", "token_budget": 8192})
         );
         let paths: Vec<&str> = out.losses.iter().map(|l| l.path.as_str()).collect();
-        assert_eq!(paths, ["/tool_choice", "/settings/reasoning/effort"]);
+        assert_eq!(paths, ["/tool_choice", "/reasoning_effort/effort"]);
         let body = json!({"model": "m", "messages": [], "tool_choice": "auto"});
         let out = convert_request_value(&body, Format::OpenaiChat, F, &Options::default()).unwrap();
         assert!(out.value.get("tool_choice").is_none());

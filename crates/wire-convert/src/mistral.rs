@@ -175,7 +175,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
         Some(Ok(seed)) => s.seed = Some(seed),
         Some(Err(_)) => keep(&mut v.fields, "random_seed", &req.random_seed),
     }
-    ctx.map("/settings/seed", "/random_seed");
+    ctx.map("/seed", "/random_seed");
     out.settings = s;
 
     ctx.map("/output_format", "/response_format");
@@ -665,7 +665,7 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
             Ok(seed) => Some(seed),
             Err(_) => {
                 ctx.loss(
-                    "/settings/seed",
+                    "/seed",
                     LossKind::Dropped,
                     format!("mistral's random_seed is not negative ({seed})"),
                 );
@@ -1572,7 +1572,7 @@ mod tests {
         let body = json!({"model": "m", "messages": [], "seed": -1});
         let out = convert_request_value(&body, Format::OpenaiChat, F, &Options::default()).unwrap();
         assert!(out.value.get("random_seed").is_none());
-        assert_eq!(out.losses[0].path, "/settings/seed");
+        assert_eq!(out.losses[0].path, "/seed");
         let body = json!({"model": "m", "messages": [], "random_seed": 7});
         let out = convert_request_value(&body, F, Format::OpenaiChat, &Options::default()).unwrap();
         assert_eq!(out.value["seed"], 7);

@@ -723,7 +723,7 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
     }
     if s.parallel_tool_calls == Some(false) {
         ctx.loss(
-            "/settings/parallel_tool_calls",
+            "/parallel_tool_calls",
             LossKind::Dropped,
             "ollama has no switch for parallel tool calls",
         );
@@ -1608,8 +1608,9 @@ mod tests {
         assert_eq!(calls[0]["id"], "call_1_0_a");
         assert_eq!(calls[1]["id"], "call_1_1_b");
         assert_eq!(calls[2]["id"], "call_1_2_a");
-        assert_eq!(out["messages"][2]["tool_call_id"], "call_1_1_b");
-        assert_eq!(out["messages"][3]["tool_call_id"], "call_1_0_a");
+        // Results are put in call order for another format (a `moved` loss).
+        assert_eq!(out["messages"][2]["tool_call_id"], "call_1_0_a");
+        assert_eq!(out["messages"][3]["tool_call_id"], "call_1_1_b");
         assert_eq!(out["messages"][4]["tool_call_id"], "call_1_2_a");
         // Nothing to match: an id of its own (tool message 2, result 3).
         assert_eq!(out["messages"][5]["tool_call_id"], "call_2_3_zzz");
@@ -1634,26 +1635,38 @@ mod tests {
         let out = convert_request_value(&body, Format::OpenaiChat, F, &Options::default()).unwrap();
         let m = &out.value["messages"];
         assert_eq!(m[0]["tool_calls"][0]["id"], "c1");
+        // Results are put in call order first (a `moved` loss); then matching by name
+        // and order finds every call, so no `tool_call_id` is needed.
         assert_eq!(
             m[1],
-            json!({"role": "tool", "content": "p", "tool_name": "put"})
+            json!({"role": "tool", "content": "one", "tool_name": "get"})
         );
         assert_eq!(
             m[2],
-            json!({"role": "tool", "content": "two", "tool_name": "get", "tool_call_id": "c2"})
+            json!({"role": "tool", "content": "two", "tool_name": "get"})
         );
-        // After c2 is answered, `get` matches c1 again: no id needed.
         assert_eq!(
             m[3],
-            json!({"role": "tool", "content": "one", "tool_name": "get"})
+            json!({"role": "tool", "content": "p", "tool_name": "put"})
         );
+        assert!(out.losses.iter().any(|l| l.kind == crate::LossKind::Moved));
+        // Results that would match the wrong call carry their id (same-format input, which
+        // keeps its order).
+        let own = json!({"model": "m", "messages": [
+            {"role": "assistant", "tool_calls": [
+                {"id": "c1", "function": {"name": "get", "arguments": {}}},
+                {"id": "c2", "function": {"name": "get", "arguments": {}}}]},
+            {"role": "tool", "tool_name": "get", "tool_call_id": "c2", "content": "two"},
+            {"role": "tool", "tool_name": "get", "content": "one"}]});
+        let same = convert_request_value(&own, F, F, &Options::default()).unwrap();
+        assert_eq!(same.value, own);
         // And back: every result finds its call.
         let back =
             convert_request_value(&out.value, F, Format::OpenaiChat, &Options::default()).unwrap();
         let b = &back.value["messages"];
-        assert_eq!(b[1]["tool_call_id"], "c3");
+        assert_eq!(b[1]["tool_call_id"], "c1");
         assert_eq!(b[2]["tool_call_id"], "c2");
-        assert_eq!(b[3]["tool_call_id"], "c1");
+        assert_eq!(b[3]["tool_call_id"], "c3");
     }
 
     #[test]
@@ -1726,7 +1739,7 @@ mod tests {
         let out = convert_request_value(&body, Format::OpenaiChat, F, &Options::default()).unwrap();
         assert!(out.value.get("tools").is_none());
         let paths: Vec<&str> = out.losses.iter().map(|l| l.path.as_str()).collect();
-        assert_eq!(paths, ["/tools/0", "/settings/parallel_tool_calls"]);
+        assert_eq!(paths, ["/tools/0", "/parallel_tool_calls"]);
     }
 
     #[test]

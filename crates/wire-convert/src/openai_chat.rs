@@ -1072,10 +1072,13 @@ fn encode_result(
                     extra: ctx.extra(&t.meta.vendor, w::TextPart::FIELDS, &pat),
                 }));
             }
-            Part::Json(j) => parts.push(w::ContentPart::Text(w::TextPart {
-                text: j.value.to_string(),
-                extra: Extra::new(),
-            })),
+            Part::Json(j) => {
+                let _ = ctx.vendor_fields(&j.meta.vendor, &pat);
+                parts.push(w::ContentPart::Text(w::TextPart {
+                    text: j.value.to_string(),
+                    extra: Extra::new(),
+                }))
+            }
             p @ (Part::Image(_) | Part::Document(_) | Part::Audio(_)) => {
                 if let Some(enc) = encode_part(p, &pat, ctx) {
                     ctx.loss(

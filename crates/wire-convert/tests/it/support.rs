@@ -133,6 +133,13 @@ pub fn schema_errors(format: Format, body: Body, value: &Value) -> Vec<String> {
     let Some(v) = schema(format, body) else {
         return Vec::new();
     };
+    // The SDK schemas are the non-streaming request variants (`stream` may only be
+    // false); a streaming request is otherwise the same body.
+    let mut value = value.clone();
+    if body == Body::Request && value.get("stream") == Some(&Value::Bool(true)) {
+        value["stream"] = Value::Bool(false);
+    }
+    let value = &value;
     v.iter_errors(value)
         .map(|e| {
             let full = e.to_string();
@@ -168,6 +175,9 @@ const VOCABULARY: &[&str] = &[
     "mime_type",
     "service_tier",
     "stop_sequence",
+    "tool_choice",
+    "display",
+    "kind",
 ];
 
 /// Every content string of `v` with its pointer: string leaves not under a vocabulary
