@@ -366,12 +366,19 @@ fn decode_response_from(
     })
 }
 
+/// Encodes `req` as `to`. `from` is the format it was decoded from, if any: results are
+/// put in call order unless it is the same format (which keeps its bytes).
 fn encode_request_to<O: Output>(
     mut req: model::Request,
     to: Format,
     options: &Options,
+    from: Option<Format>,
 ) -> Result<Converted<O>, Error> {
     let mut ctx = Ctx::new(to, options);
+    if from != Some(to) {
+        passes::order_results(&mut req.messages, &mut ctx);
+    }
+    passes::wrap_non_object_calls(&mut req, &mut ctx);
     let ids = ids::map_request(&mut req, &mut ctx);
     let value = by_format!(to, "chat request", |m, _w| {
         let typed = m::encode_request(req, &mut ctx)?;
@@ -420,6 +427,30 @@ fn finish<O>(
     Ok(encoded)
 }
 
+/// Writes neutral tool definitions as `format`'s tools value (the `tools` array; for
+/// Bedrock the `toolConfig.tools` array), through the format's schema dialect. Loss paths
+/// are `/tools/<index>/…` in the order given.
+pub fn encode_tools(
+    tools: Vec<model::Tool>,
+    format: Format,
+    options: &Options,
+) -> Result<Converted<Value>, Error> {
+    let mut ctx = Ctx::new(format, options);
+    let value = by_format!(format, "tools array", |m, _w| {
+        let typed = m::encode_tools(tools, &mut ctx);
+        Value::write(&typed)
+    });
+    let losses = ctx.take_losses();
+    if options.strict && !losses.is_empty() {
+        return Err(Error::Lossy { losses });
+    }
+    Ok(Converted {
+        value,
+        losses,
+        ids: IdMap::default(),
+    })
+}
+
 /// Reads a request body of format `from` into the neutral model.
 pub fn decode_request(body: &str, from: Format) -> Result<Decoded<model::Request>, Error> {
     decode_request_from(Input::Text(body), from, &Options::default())
@@ -437,7 +468,7 @@ pub fn encode_request(
     to: Format,
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
-    let out = encode_request_to(request, to, options)?;
+    let out = encode_request_to(request, to, options, None)?;
     if options.strict && !out.losses.is_empty() {
         return Err(Error::Lossy { losses: out.losses });
     }
@@ -465,7 +496,7 @@ pub fn convert_request(
     options: &Options,
 ) -> Result<Converted<String>, Error> {
     let Decoded { value, losses, map } = decode_request_from(Input::Text(body), from, options)?;
-    let encoded = encode_request_to::<String>(value, to, options)?;
+    let encoded = encode_request_to::<String>(value, to, options, Some(from))?;
     finish(losses, &map, encoded, options)
 }
 
@@ -477,7 +508,7 @@ pub fn convert_request_value(
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
     let Decoded { value, losses, map } = decode_request_from(Input::Value(body), from, options)?;
-    let encoded = encode_request_to::<Value>(value, to, options)?;
+    let encoded = encode_request_to::<Value>(value, to, options, Some(from))?;
     finish(losses, &map, encoded, options)
 }
 

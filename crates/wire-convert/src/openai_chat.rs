@@ -1410,17 +1410,22 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
     let content = if content_parts.is_empty() {
         None
     } else if !as_parts
-        && content_parts
-            .iter()
-            .all(|p| matches!(p, Part::Text(t) if t.meta.is_empty()))
+        && content_parts.iter().all(
+            |p| matches!(p, Part::Text(t) if t.meta.vendor.fields_for(F).is_none_or(Map::is_empty)),
+        )
     {
-        let text: Vec<String> = content_parts
-            .into_iter()
-            .map(|p| match p {
-                Part::Text(t) => t.text,
-                _ => String::new(),
-            })
-            .collect();
+        // Plain text (a foreign signature or cache marker on it is reported and dropped).
+        let mut text: Vec<String> = Vec::new();
+        for (p, j) in content_parts.into_iter().zip(&content_at) {
+            let pat = format!("{at}/content/{j}");
+            drop_cache(ctx, p.meta(), &pat);
+            let sig = format!("{pat}/signature");
+            let _ = ctx.own(p.meta().signature.as_ref(), &sig, "a reasoning signature");
+            let _ = ctx.vendor_fields(&p.meta().vendor, &pat);
+            if let Part::Text(t) = p {
+                text.push(t.text);
+            }
+        }
         Some(TextOrParts::Text(text.join("")))
     } else {
         let mut parts = Vec::new();

@@ -35,3 +35,11 @@ pub fn encode_response(_resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::R
         what: "response conversion yet",
     })
 }
+
+/// Encodes tool definitions (not written yet: nothing).
+pub fn encode_tools(
+    _tools: Vec<model::Tool>,
+    _ctx: &mut Ctx<'_>,
+) -> Option<Vec<serde_json::Value>> {
+    None
+}

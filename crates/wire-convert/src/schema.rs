@@ -640,3 +640,37 @@ mod tests {
         );
     }
 }
+
+/// Adapts a JSON Schema to `format`'s dialect for a tool's input, the way every encoder
+/// does for a tool definition: Gemini `parameters` get the OpenAPI subset (or, with
+/// [`GeminiSchema::JsonSchema`](crate::GeminiSchema::JsonSchema), the schema as is); every
+/// format gets a non-object schema wrapped as `{"input": …}`. Losses point into the given
+/// schema.
+pub fn adapt(
+    schema: &Value,
+    format: wire_types::Format,
+    options: &crate::Options,
+) -> crate::Converted<Value> {
+    let mut ctx = Ctx::new(format, options);
+    let mut value = match wrap_non_object(schema) {
+        Some(w) => {
+            ctx.loss(
+                "",
+                LossKind::Changed,
+                "a non-object schema is exposed as {\"input\": <schema>}",
+            );
+            w
+        }
+        None => schema.clone(),
+    };
+    if format == wire_types::Format::Gemini
+        && options.gemini_schema == crate::GeminiSchema::Parameters
+    {
+        value = to_gemini(&value, &mut ctx, "");
+    }
+    crate::Converted {
+        value,
+        losses: ctx.take_losses(),
+        ids: crate::IdMap::default(),
+    }
+}

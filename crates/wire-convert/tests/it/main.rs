@@ -8,5 +8,9 @@ mod support;
 /// Every fixture to every format: converted JSON and losses (snapshots), each output
 /// valid against its target's SDK schema, nothing dropped without a loss.
 mod matrix;
+/// Neutral-model fixtures (one per conversion rule) encoded to every format.
+mod neutral;
+/// Properties: neutral → format → neutral, id mapping, A → B → A on every fixture.
+mod props;
 /// Every fixture decodes and encodes back to its own format unchanged, with no loss.
 mod same_format;

@@ -28,6 +28,11 @@ const KNOWN: &[(&str, &[&str], &str)] = &[
          the anyOf over string and item array); the SDK's ResponseInputImageParam requires it, \
          the API defaults it to `auto`",
     ),
+    (
+        "openai-chat/request/rule-unknown-part-and-developer.json",
+        &["/messages/1"],
+        "deliberately carries a content part type Chat Completions does not have          (`x_video_url`), to show it is kept whole and converted to text elsewhere",
+    ),
 ];
 
 /// The schema file of a request of `format`, if the set has one.

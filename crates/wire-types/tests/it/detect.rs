@@ -98,6 +98,7 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
             .extension()
             .is_some_and(|x| x == "json" || x == "txt" || x == "ndjson")
             && !p.to_string_lossy().contains("conformance")
+            && !p.to_string_lossy().contains("/neutral/")
         {
             out.push(p);
         }

@@ -11,6 +11,14 @@ fn every_fixture_round_trips() {
         "../../../../fixtures",
         "*/{request,response,stream,tools-list,call,result}/*",
         |path| {
+            // `fixtures/neutral/` holds wire-convert's neutral-model fixtures, not bodies.
+            if path
+                .parent()
+                .and_then(|p| p.parent())
+                .is_some_and(|p| p.ends_with("neutral"))
+            {
+                return;
+            }
             insta::assert_snapshot!(check(path));
         }
     );

@@ -1,0 +1,182 @@
+//! A minimal executor: `block_on` and `join_all` over std only, so the registry works with
+//! any async runtime (or none) without depending on one.
+//!
+//! Handlers' futures are polled inside `catch_unwind`: a panic while polling ends that
+//! future with a panic message instead of unwinding through the caller.
+
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::sync::{Arc, Condvar, Mutex};
+use std::task::{Context, Poll, Wake, Waker};
+
+/// A boxed, sendable future.
+pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// Wakes a thread parked in [`block_on`].
+struct Signal {
+    woken: Mutex<bool>,
+    cond: Condvar,
+}
+
+impl Wake for Signal {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        let mut woken = self.woken.lock().unwrap_or_else(|e| e.into_inner());
+        *woken = true;
+        self.cond.notify_one();
+    }
+}
+
+/// Runs a future to completion on the current thread.
+///
+/// Works for handlers that need no particular runtime (the common case: CPU work, or
+/// futures driven by their own threads). A handler that needs a specific runtime's
+/// reactor (tokio I/O, timers) must be dispatched from inside that runtime with the
+/// `async` methods instead.
+pub fn block_on<F: Future>(fut: F) -> F::Output {
+    let signal = Arc::new(Signal {
+        woken: Mutex::new(false),
+        cond: Condvar::new(),
+    });
+    let waker = Waker::from(signal.clone());
+    let mut cx = Context::from_waker(&waker);
+    let mut fut = std::pin::pin!(fut);
+    loop {
+        if let Poll::Ready(out) = fut.as_mut().poll(&mut cx) {
+            return out;
+        }
+        let mut woken = signal.woken.lock().unwrap_or_else(|e| e.into_inner());
+        while !*woken {
+            woken = signal.cond.wait(woken).unwrap_or_else(|e| e.into_inner());
+        }
+        *woken = false;
+    }
+}
+
+/// The outcome of a future polled with [`CatchUnwind`]: its output, or the panic message.
+pub(crate) type Caught<T> = Result<T, String>;
+
+/// Polls a future inside `catch_unwind`; a panic becomes `Err(message)`.
+pub(crate) struct CatchUnwind<F> {
+    inner: Pin<Box<F>>,
+}
+
+impl<F: Future> CatchUnwind<F> {
+    /// Wraps a future.
+    pub(crate) fn new(fut: F) -> Self {
+        CatchUnwind {
+            inner: Box::pin(fut),
+        }
+    }
+}
+
+impl<F: Future> Future for CatchUnwind<F> {
+    type Output = Caught<F::Output>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = self.inner.as_mut();
+        match catch_unwind(AssertUnwindSafe(|| inner.poll(cx))) {
+            Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Err(panic_message(payload.as_ref()))),
+        }
+    }
+}
+
+/// The message of a panic payload.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_owned()
+    }
+}
+
+/// Polls every future concurrently (on the current task) and returns their outputs in
+/// the order given.
+pub(crate) async fn join_all<T>(futures: Vec<BoxFuture<T>>) -> Vec<T> {
+    JoinAll {
+        slots: futures.into_iter().map(Slot::Pending).collect(),
+    }
+    .await
+}
+
+enum Slot<T> {
+    Pending(BoxFuture<T>),
+    Done(Option<T>),
+}
+
+struct JoinAll<T> {
+    slots: Vec<Slot<T>>,
+}
+
+impl<T> Unpin for JoinAll<T> {}
+
+impl<T> Future for JoinAll<T> {
+    type Output = Vec<T>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Vec<T>> {
+        let mut all_done = true;
+        for slot in self.slots.iter_mut() {
+            if let Slot::Pending(f) = slot {
+                match f.as_mut().poll(cx) {
+                    Poll::Ready(v) => *slot = Slot::Done(Some(v)),
+                    Poll::Pending => all_done = false,
+                }
+            }
+        }
+        if !all_done {
+            return Poll::Pending;
+        }
+        let out = self
+            .slots
+            .iter_mut()
+            .filter_map(|s| match s {
+                Slot::Done(v) => v.take(),
+                Slot::Pending(_) => None,
+            })
+            .collect();
+        Poll::Ready(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn join_all_keeps_call_order_and_catches_panics() {
+        let futs: Vec<BoxFuture<Caught<u32>>> = vec![
+            Box::pin(CatchUnwind::new(async { 1 })),
+            Box::pin(CatchUnwind::new(async { panic!("boom") })),
+            Box::pin(CatchUnwind::new(async { 3 })),
+        ];
+        let out = block_on(join_all(futs));
+        assert_eq!(out, vec![Ok(1), Err("boom".to_owned()), Ok(3)]);
+    }
+
+    #[test]
+    fn block_on_waits_for_a_wake_from_another_thread() {
+        let (tx, rx) = std::sync::mpsc::channel::<u32>();
+        let fut = std::future::poll_fn(move |cx| match rx.try_recv() {
+            Ok(v) => Poll::Ready(v),
+            Err(_) => {
+                let waker = cx.waker().clone();
+                std::thread::spawn(move || {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    waker.wake();
+                });
+                Poll::Pending
+            }
+        });
+        let sender = std::thread::spawn(move || tx.send(7));
+        assert_eq!(block_on(fut), 7);
+        let _ = sender.join();
+    }
+}

@@ -1,0 +1,117 @@
+//! The agent step: a model response in, the final answer or the follow-up out, in the
+//! response's own format.
+
+use crate::{Error, ToolRegistry};
+use serde_json::Value;
+use wire_convert::model::{self, Message, Part, Role, ToolCall, ToolResult};
+use wire_convert::{Loss, Options};
+use wire_types::Format;
+
+/// What to do after a model response.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// The model answered without calling tools: its text, and the whole response.
+    Final {
+        /// The text of the first choice.
+        text: String,
+        /// The response in the neutral model.
+        response: model::Response,
+    },
+    /// The model called tools; they ran. Append `append` to the conversation and call
+    /// the model again.
+    Continue {
+        /// The calls, in order.
+        calls: Vec<ToolCall>,
+        /// Their results, in call order (failures included: `is_error`).
+        results: Vec<ToolResult>,
+        /// The messages (items, contents) to append, in the response's format: the
+        /// assistant turn as history, then the results the format's way — OpenAI `tool`
+        /// messages (failures prefixed `Error:`), one Anthropic user message of
+        /// `tool_result` blocks with `is_error`, Responses items, one Gemini content of
+        /// `functionResponse` parts, Ollama `tool` messages with `tool_name`, Bedrock
+        /// `toolResult` blocks with `status`, Mistral and Cohere `tool` messages.
+        append: Vec<Value>,
+        /// What the format could not carry in the follow-up (e.g. an image in an OpenAI
+        /// tool result, moved to a user message).
+        losses: Vec<Loss>,
+    },
+}
+
+impl ToolRegistry {
+    /// Parses a response body of `format`, dispatches its tool calls (concurrently; an
+    /// unknown tool gets a failed result listing the available tools), and returns the
+    /// final answer or the follow-up to append, in the same format.
+    pub fn step(&self, format: Format, body: &str) -> Result<Step, Error> {
+        crate::block_on(self.step_async(format, body))
+    }
+
+    /// [`ToolRegistry::step`] for async callers.
+    pub async fn step_async(&self, format: Format, body: &str) -> Result<Step, Error> {
+        let response = wire_convert::decode_response(body, format)?.value;
+        let Some(choice) = response.choices.first() else {
+            return Ok(Step::Final {
+                text: String::new(),
+                response,
+            });
+        };
+        let calls: Vec<ToolCall> = choice
+            .message
+            .content
+            .iter()
+            .filter_map(|p| match p {
+                Part::ToolCall(c) => Some(c.clone()),
+                _ => None,
+            })
+            .collect();
+        if calls.is_empty() {
+            let text = choice.message.joined_text();
+            return Ok(Step::Final { text, response });
+        }
+        let results = self.dispatch_all(&calls).await;
+        let (append, losses) = follow_up(format, choice.message.clone(), &results)?;
+        Ok(Step::Continue {
+            calls,
+            results,
+            append,
+            losses,
+        })
+    }
+}
+
+/// The assistant turn and the results, encoded as `format`'s conversation items.
+pub(crate) fn follow_up(
+    format: Format,
+    assistant: Message,
+    results: &[ToolResult],
+) -> Result<(Vec<Value>, Vec<Loss>), Error> {
+    let request = model::Request {
+        messages: vec![
+            assistant,
+            Message::new(
+                Role::Tool,
+                results.iter().cloned().map(Part::ToolResult).collect(),
+            ),
+        ],
+        ..Default::default()
+    };
+    let encoded = wire_convert::encode_request(request, format, &Options::default())?;
+    let key = match format {
+        Format::Gemini => "contents",
+        Format::OpenaiResponses => "input",
+        _ => "messages",
+    };
+    let append = match encoded.value {
+        Value::Object(mut m) => match m.remove(key) {
+            Some(Value::Array(items)) => items,
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    // Only what concerns the appended messages (not a missing model or max_tokens).
+    let losses = encoded
+        .losses
+        .into_iter()
+        .filter(|l| l.path.starts_with("/messages"))
+        .collect();
+    Ok((append, losses))
+}

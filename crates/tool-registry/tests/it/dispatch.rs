@@ -1,0 +1,296 @@
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tool_registry::{Error, ToolOutput, ToolRegistry, ToolSpec};
+use wire_convert::model::{Arguments, ToolCall};
+
+fn call(id: &str, name: &str, args: Arguments) -> ToolCall {
+    ToolCall {
+        id: id.into(),
+        synthetic_id: false,
+        name: name.into(),
+        arguments: args,
+        meta: Default::default(),
+    }
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Trip {
+    city: String,
+    /// Nights, 1 or more.
+    nights: u32,
+    #[allow(dead_code)]
+    class: Option<Class>,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Class {
+    Economy,
+    Business,
+}
+
+fn registry() -> ToolRegistry {
+    let mut r = ToolRegistry::new();
+    r.register_typed("book", "Book a trip", |t: Trip| {
+        Ok::<_, String>(format!("{} for {} nights", t.city, t.nights))
+    })
+    .unwrap();
+    r.register(
+        ToolSpec::new("add", "Add", json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"], "additionalProperties": false})).unwrap(),
+        |v| Ok(json!(v["a"].as_i64().unwrap_or(0) + v["b"].as_i64().unwrap_or(0)).into()),
+    )
+    .unwrap();
+    r.register(
+        ToolSpec::new("shout", "Upper-case a text", json!({"type": "string"})).unwrap(),
+        |v| match v {
+            Value::String(s) => Ok(s.to_uppercase().into()),
+            other => Err(format!("expected text, got {other}").into()),
+        },
+    )
+    .unwrap();
+    r.register(
+        ToolSpec::new("boom", "Panics", json!({"type": "object"})).unwrap(),
+        |_| panic!("the disk is on fire"),
+    )
+    .unwrap();
+    r.register_async(
+        ToolSpec::new(
+            "slow",
+            "Yields a few times",
+            json!({"type": "object", "properties": {"n": {"type": "integer"}}}),
+        )
+        .unwrap(),
+        |v| async move {
+            let n = v["n"].as_u64().unwrap_or(0);
+            for _ in 0..n {
+                yield_now().await;
+            }
+            Ok(ToolOutput::Text(format!("slept {n}")))
+        },
+    )
+    .unwrap();
+    r.register_async(
+        ToolSpec::new(
+            "async_boom",
+            "Panics when polled",
+            json!({"type": "object"}),
+        )
+        .unwrap(),
+        |_| async {
+            yield_now().await;
+            panic!("async fire")
+        },
+    )
+    .unwrap();
+    r
+}
+
+/// Returns `Pending` once, waking itself.
+async fn yield_now() {
+    let mut yielded = false;
+    std::future::poll_fn(|cx| {
+        if yielded {
+            std::task::Poll::Ready(())
+        } else {
+            yielded = true;
+            cx.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
+    })
+    .await
+}
+
+#[test]
+fn a_typed_tool_gets_its_schema_from_the_type_and_its_input_parsed() {
+    let r = registry();
+    let schema = r.spec("book").unwrap().input_schema();
+    assert_eq!(schema["required"], json!(["city", "nights"]));
+    assert_eq!(
+        schema["properties"]["nights"]["description"],
+        "Nights, 1 or more."
+    );
+    assert_eq!(
+        r.dispatch("book", json!({"city": "Rome", "nights": 2}))
+            .unwrap()
+            .result,
+        Ok("Rome for 2 nights".into())
+    );
+    let out = r.dispatch("book", json!({"city": "Rome"})).unwrap();
+    assert_eq!(
+        out.result,
+        Err("invalid arguments for book: /nights: missing field".into())
+    );
+    let out = r
+        .dispatch(
+            "book",
+            json!({"city": "Rome", "nights": 2, "class": "first"}),
+        )
+        .unwrap();
+    assert_eq!(out.result, Err("invalid arguments for book: /class: unknown variant `first`, expected `economy` or `business`".into()));
+}
+
+#[test]
+fn raw_schema_arguments_are_validated_before_the_handler_and_the_path_named() {
+    let r = registry();
+    let out = r.dispatch("add", json!({"a": 1, "b": "2"})).unwrap();
+    assert_eq!(
+        out.result,
+        Err("invalid arguments for add: /b: \"2\" is not of type \"integer\"".into())
+    );
+    let out = r.dispatch("add", json!({"a": 1})).unwrap();
+    assert_eq!(
+        out.result,
+        Err("invalid arguments for add: /: \"b\" is a required property".into())
+    );
+    assert_eq!(
+        r.dispatch("add", json!({"a": 1, "b": 2})).unwrap().result,
+        Ok(json!(3).into())
+    );
+}
+
+#[test]
+fn a_non_object_schema_is_unwrapped_from_input_and_a_string_passes_as_text() {
+    let r = registry();
+    assert!(r.spec("shout").unwrap().wraps_input());
+    assert_eq!(
+        r.dispatch("shout", json!({"input": "hi"})).unwrap().result,
+        Ok("HI".into())
+    );
+    let c = call("c1", "shout", Arguments::Text("{\"input\":\"hey\"}".into()));
+    assert_eq!(
+        r.dispatch_call(&c).content,
+        vec![wire_convert::model::Part::text("HEY")]
+    );
+}
+
+#[test]
+fn arguments_that_are_not_json_give_a_failed_result_the_model_can_read() {
+    let r = registry();
+    let res = r.dispatch_call(&call(
+        "c1",
+        "add",
+        Arguments::Text("{\"a\": 1, \"b\": ".into()),
+    ));
+    assert!(res.is_error);
+    assert_eq!(
+        res.content,
+        vec![wire_convert::model::Part::text(
+            "the arguments of `add` are not valid JSON (EOF while parsing a value at line 1 column 14); send a JSON object"
+        )]
+    );
+    assert_eq!(res.call_id, "c1");
+    assert_eq!(res.name.as_deref(), Some("add"));
+}
+
+#[test]
+fn an_unknown_tool_is_an_error_from_dispatch_and_a_failed_result_from_dispatch_call() {
+    let r = registry();
+    let err = r.dispatch("nope", json!({})).unwrap_err();
+    assert!(matches!(&err, Error::UnknownTool { name, .. } if name == "nope"));
+    assert_eq!(
+        err.to_string(),
+        "unknown tool `nope` (registered: add, async_boom, book, boom, shout, slow)"
+    );
+    let res = r.dispatch_call(&call("c9", "nope", Arguments::Value(json!({}))));
+    assert!(res.is_error);
+    assert_eq!(
+        res.content,
+        vec![wire_convert::model::Part::text(
+            "unknown tool `nope`; available tools: add, async_boom, book, boom, shout, slow"
+        )]
+    );
+}
+
+#[test]
+fn a_panicking_handler_gives_a_failed_result_and_the_registry_keeps_serving() {
+    let r = registry();
+    assert_eq!(
+        r.dispatch("boom", json!({})).unwrap().result,
+        Err("tool boom panicked: the disk is on fire".into())
+    );
+    assert_eq!(
+        r.dispatch("async_boom", json!({})).unwrap().result,
+        Err("tool async_boom panicked: async fire".into())
+    );
+    assert_eq!(
+        r.dispatch("add", json!({"a": 2, "b": 2})).unwrap().result,
+        Ok(json!(4).into())
+    );
+}
+
+#[test]
+fn dispatch_all_runs_concurrently_and_returns_results_in_call_order() {
+    let r = registry();
+    // The first call needs the most polls: concurrent polling finishes it last, yet it
+    // stays first.
+    let calls = vec![
+        call("a", "slow", Arguments::Value(json!({"n": 5}))),
+        call("b", "add", Arguments::Value(json!({"a": 1, "b": 1}))),
+        call("c", "slow", Arguments::Value(json!({"n": 1}))),
+        call("d", "boom", Arguments::Value(json!({}))),
+        call("e", "missing", Arguments::Value(json!({}))),
+    ];
+    let results = r.dispatch_all_blocking(&calls);
+    let ids: Vec<&str> = results.iter().map(|r| r.call_id.as_str()).collect();
+    assert_eq!(ids, ["a", "b", "c", "d", "e"]);
+    assert_eq!(
+        results[0].content,
+        vec![wire_convert::model::Part::text("slept 5")]
+    );
+    assert_eq!(
+        results[2].content,
+        vec![wire_convert::model::Part::text("slept 1")]
+    );
+    let errors: Vec<bool> = results.iter().map(|r| r.is_error).collect();
+    assert_eq!(errors, [false, false, false, true, true]);
+}
+
+#[test]
+fn sixteen_threads_dispatch_at_once_and_nothing_is_lost() {
+    let counter = Arc::new(AtomicUsize::new(0));
+    let mut r = ToolRegistry::new();
+    let c = counter.clone();
+    r.register(
+        ToolSpec::new(
+            "count",
+            "",
+            json!({"type": "object", "properties": {"k": {"type": "integer"}}}),
+        )
+        .unwrap(),
+        move |v| {
+            c.fetch_add(1, Ordering::SeqCst);
+            Ok(json!(v["k"]).into())
+        },
+    )
+    .unwrap();
+    let r = Arc::new(r);
+    let handles: Vec<_> = (0..16)
+        .map(|t| {
+            let r = r.clone();
+            std::thread::spawn(move || {
+                (0..200)
+                    .map(|i| {
+                        r.dispatch("count", json!({"k": t * 1000 + i}))
+                            .unwrap()
+                            .result
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    for (t, h) in handles.into_iter().enumerate() {
+        let got = h.join().unwrap();
+        let want: Vec<_> = (0..200)
+            .map(|i| Ok(ToolOutput::Json(json!(t * 1000 + i))))
+            .collect();
+        assert_eq!(got, want);
+    }
+    assert_eq!(counter.load(Ordering::SeqCst), 16 * 200);
+}
+
+#[test]
+fn the_registry_is_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<ToolRegistry>();
+}

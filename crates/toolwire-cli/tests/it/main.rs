@@ -1,0 +1,223 @@
+#![allow(unreachable_pub)] // a test binary: its `pub` items are reachable only within it, by design
+//! The built `toolwire` binary, run on fixtures: exit codes, stdout, stderr.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn fixture(rel: &str) -> String {
+    format!("{}/../../fixtures/{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `toolwire args…` with `stdin`.
+fn toolwire(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolwire"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn formats_lists_the_eight_names() {
+    let out = toolwire(&["formats"], "");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "openai-chat\nopenai-responses\nanthropic\ngemini\nollama\nbedrock\nmistral\ncohere\n"
+    );
+}
+
+#[test]
+fn detect_prints_format_and_kind() {
+    let out = toolwire(
+        &[
+            "detect",
+            &fixture("anthropic/response/text.claude-sonnet-4-5.json"),
+        ],
+        "",
+    );
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (Some(0), "anthropic response\n".to_owned())
+    );
+    let out = toolwire(
+        &["detect", "-"],
+        r#"{"contents":[{"parts":[{"text":"hi"}]}]}"#,
+    );
+    assert_eq!(text(&out.stdout), "gemini request\n");
+    let out = toolwire(&["detect"], r#"{"hello":1}"#);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with("toolwire: (root): no format fits"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn convert_prints_json_on_stdout_and_losses_on_stderr() {
+    let out = toolwire(
+        &[
+            "convert",
+            "--to",
+            "openai-chat",
+            &fixture("neutral/../openai-chat/request/rule-unknown-part-and-developer.json"),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let body: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["messages"][0]["role"], "developer");
+    assert_eq!(text(&out.stderr), "");
+}
+
+#[test]
+fn convert_reports_each_loss_as_one_line() {
+    // Chat Completions → Responses drops nothing here but the Chat-only fields.
+    let out = toolwire(
+        &[
+            "convert",
+            "--to",
+            "openai-chat",
+            "--from",
+            "openai-chat",
+            &fixture("openai-chat/request/rule-ids-and-arguments.json"),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    // Same format: nothing lost.
+    assert_eq!(text(&out.stderr), "");
+    let schema = toolwire(
+        &["schema", "--for", "gemini"],
+        r#"{"type":"object","properties":{"a":{"type":"string","format":"uuid"}},"additionalProperties":false}"#,
+    );
+    assert_eq!(schema.status.code(), Some(0));
+    assert_eq!(
+        text(&schema.stderr),
+        "loss: /properties/a/format: dropped: `format: \"uuid\"` is not one gemini supports\nloss: /additionalProperties: dropped: `additionalProperties` is not in gemini's schema subset\n"
+    );
+    let adapted: serde_json::Value = serde_json::from_slice(&schema.stdout).unwrap();
+    assert_eq!(
+        adapted,
+        serde_json::json!({"type": "OBJECT", "properties": {"a": {"type": "STRING"}}})
+    );
+}
+
+#[test]
+fn strict_turns_a_loss_into_exit_code_1_and_writes_nothing() {
+    let schema_loss = toolwire(
+        &["convert", "--strict", "--to", "openai-chat"],
+        &std::fs::read_to_string(fixture("neutral/request/rule-non-object-schema.json")).unwrap(),
+    );
+    // A neutral-model body is not a wire format: unreadable, exit 2.
+    assert_eq!(schema_loss.status.code(), Some(2));
+    let input = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}],"top_k":5}"#;
+    // `top_k` is not a Chat Completions field: kept for openai-chat, dropped for gemini.
+    let out = toolwire(
+        &[
+            "convert",
+            "--strict",
+            "--from",
+            "openai-chat",
+            "--to",
+            "openai-chat",
+        ],
+        input,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = toolwire(
+        &[
+            "convert",
+            "--from",
+            "openai-chat",
+            "--to",
+            "openai-chat",
+            "--strict",
+        ],
+        r#"{"model":"gpt-4o","messages":[{"role":"user","content":[{"type":"text","text":"hi","cache":1}]}]}"#,
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn unreadable_input_exits_2_naming_the_pointer() {
+    let out = toolwire(
+        &["convert", "--to", "anthropic"],
+        r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hi"},{"role":"tool","content":"x"}]}"#,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "toolwire: /messages/1/tool_call_id: missing field\n"
+    );
+    assert_eq!(text(&out.stdout), "");
+    let out = toolwire(&["convert", "--to", "anthropic"], "{\"model\": ");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with("toolwire: not JSON: "),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = toolwire(&["convert", "--to", "anthropic", "/no/such/file.json"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "toolwire: /no/such/file.json: No such file or directory (os error 2)\n"
+    );
+    let out = toolwire(&["convert", "--to", "klingon"], "{}");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("unknown format `klingon`"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn jsonl_converts_line_by_line_and_reports_failed_lines_by_number() {
+    let good = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"one"}]}"#;
+    let bad = r#"{"model":"gpt-4o","messages":[{"role":"tool","content":"x"}]}"#;
+    let input = format!("{good}\n{bad}\n\nnot json\n{good}\n");
+    let out = toolwire(&["convert", "--jsonl", "--to", "openai-chat"], &input);
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for l in &lines {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert_eq!(v["messages"][0]["content"], "one");
+    }
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("line 2: error: /messages/0/tool_call_id: missing field\n"),
+        "{err}"
+    );
+    assert!(err.contains("line 4: error: not JSON: "), "{err}");
+    // Not a terminal: no progress line.
+    assert!(!err.contains("lines converted"), "{err}");
+}
+
+#[test]
+fn help_reads_well() {
+    let out = toolwire(&["--help"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    for cmd in ["convert", "schema", "detect", "formats"] {
+        assert!(help.contains(cmd), "{help}");
+    }
+    let out = toolwire(&["convert", "--help"], "");
+    assert!(text(&out.stdout).contains("loss: <json-pointer>: <reason>"));
+}
