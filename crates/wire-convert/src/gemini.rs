@@ -5,7 +5,7 @@
 //!   there too (a `moved` loss): Gemini has no system role.
 //! * **Roles and alternation**: `model` ↔ assistant, `user` ↔ user and tool. A user
 //!   content's `functionResponse` parts decode as one tool message (in order), its other
-//!   parts as a user message beside it (one neutral message per run of parts). On encode a
+//!   parts as one user message after it. On encode a
 //!   tool message is one `user` content of `functionResponse` parts in call order; a user
 //!   message right after it joins that content, results first (Gemini's own shape, no
 //!   loss). Other consecutive messages of the same Gemini role are merged into one content
@@ -24,9 +24,9 @@
 //!   `functionResponse.parts`. `functionResponse.name` is required: the result's name, else
 //!   the name of its call, else `unknown` (a `changed` loss) — a result is never dropped.
 //! * **Arguments** are an object: JSON text is parsed; invalid JSON is sent as
-//!   `{"invalid_json": "<text>"}`, a non-object value as `{"value": …}` (a `changed` loss
-//!   each), `null` and empty text as `{}`. Calls to a tool whose schema was wrapped as
-//!   `{"input": <schema>}` get their arguments wrapped the same way.
+//!   `{"invalid_json": "<text>"}`, a non-object value as `{"value": …}`, `null` as `{}`
+//!   (a `changed` loss each); empty text is `{}`. Calls to a tool whose schema is not an
+//!   object arrive wrapped as `{"input": …}` (`passes::wrap_non_object_calls`).
 //! * **Reasoning**: `thought: true` text ↔ [`Reasoning`] (its `thoughtSignature` as
 //!   [`Reasoning::signature`]); a `thoughtSignature` on any other part (text, function
 //!   call, an empty text part) ↔ that part's [`PartMeta::signature`], written back on the
@@ -58,7 +58,7 @@
 //!   `thoughtsTokenCount`, reasoning = `thoughtsTokenCount`, cached =
 //!   `cachedContentTokenCount`.
 //! * `executableCode`, `codeExecutionResult`, `toolCall`, `toolResponse` and unknown parts
-//!   ↔ [`Part::Opaque`](crate::model::Part::Opaque).
+//!   ↔ [`Part::Opaque`].
 //!
 //! What the neutral model has no field for is kept in [`Vendor`] fields: the rest of each
 //! wire object (its unknown fields and the known ones this module does not map), under
@@ -67,12 +67,14 @@
 //! nested objects: `functionCall.id`).
 //!
 //! Hints this module writes and reads: messages `no_role` (content without role),
-//! `same_content` (split from the previous message's content), `separate` (the source had
-//! two contents of one role in a row), `system_role` (role of `systemInstruction`); parts
-//! `thought_false` (`thought: false`), `empty` (an empty text part, which is otherwise
-//! left out: Gemini refuses empty text from elsewhere), `no_args` (call without `args`), `no_id` (result
-//! without `id`), `output` (JSON result under `output`), `no_mime` (`fileData` without
-//! `mimeType`); tools `entry` (index of the `tools` entry), `json_schema`
+//! `same_content` (split from the previous message's content), `order` (source positions
+//! of a user content's parts, when results and other parts were interleaved), `separate`
+//! (the source had two contents of one role in a row), `system_role` (role of
+//! `systemInstruction`); parts
+//! `thought_false` (`thought: false`), `empty` (an empty text part; one from elsewhere is
+//! left out, as Gemini refuses empty text), `no_args` (call without `args`), `no_id`
+//! (result without `id`), `output` (JSON result under `output`), `no_mime` (`fileData`
+//! without `mimeType`); tools `entry` (index of the `tools` entry), `json_schema`
 //! (`parametersJsonSchema`); request `tools_empty`, `tool_config`, `generation_config`
 //! (present but empty), `thinking_both` (level and budget together), `response_schema`
 //! (the original OpenAPI output schema), `response_json_schema`; choices `no_index`,
@@ -372,42 +374,52 @@ fn decode_contents(
                 m.vendor = cv;
             }
         } else {
-            // One neutral message per run: results → tool, anything else → user.
-            let mut first = true;
-            let mut current: Option<Role> = None;
+            // The results → one tool message (in order); the other parts → one user
+            // message after it (results first, as Gemini and every other format want
+            // them). A source that interleaved them gets an `order` hint to be rebuilt.
+            let mut results = Vec::new();
+            let mut others = Vec::new();
             for (j, p) in parts.into_iter().enumerate() {
-                let pat = format!("{at}/parts/{j}");
                 if p.function_call.is_some() {
                     return Err(Error::invalid(
-                        format!("{pat}/functionCall"),
+                        format!("{at}/parts/{j}/functionCall"),
                         "a function call in a user content (calls come from the model)",
                     ));
                 }
-                let want = if p.function_response.is_some() {
-                    Role::Tool
+                if p.function_response.is_some() {
+                    results.push((j, p));
                 } else {
-                    Role::User
-                };
-                if current != Some(want) {
-                    start(messages, want, &at, ctx);
-                    if let Some(m) = messages.last_mut() {
-                        if first {
-                            m.vendor = std::mem::take(&mut cv);
-                        } else {
-                            m.vendor.set_hint(F, "same_content", true);
-                        }
-                    }
-                    first = false;
-                    current = Some(want);
+                    others.push((j, p));
                 }
-                let part = if want == Role::Tool {
-                    let n = messages.len().saturating_sub(1);
-                    let k = messages.last().map_or(0, |m| m.content.len());
-                    Part::ToolResult(decode_result(p, &mut pending, n, k, &pat, ctx))
-                } else {
-                    decode_part(p)
-                };
-                push_part(messages, part, pat, ctx);
+            }
+            let order: Vec<usize> = results.iter().chain(&others).map(|(j, _)| *j).collect();
+            if order.windows(2).any(|w| w[0] > w[1]) {
+                cv.set_hint(F, "order", order);
+            }
+            let had_results = !results.is_empty();
+            if had_results {
+                let n = start(messages, Role::Tool, &at, ctx);
+                if let Some(m) = messages.last_mut() {
+                    m.vendor = std::mem::take(&mut cv);
+                }
+                for (k, (j, p)) in results.into_iter().enumerate() {
+                    let pat = format!("{at}/parts/{j}");
+                    let r = decode_result(p, &mut pending, n, k, &pat, ctx);
+                    push_part(messages, Part::ToolResult(r), pat, ctx);
+                }
+            }
+            if !others.is_empty() {
+                start(messages, Role::User, &at, ctx);
+                if let Some(m) = messages.last_mut() {
+                    if had_results {
+                        m.vendor.set_hint(F, "same_content", true);
+                    } else {
+                        m.vendor = std::mem::take(&mut cv);
+                    }
+                }
+                for (j, p) in others {
+                    push_part(messages, decode_part(p), format!("{at}/parts/{j}"), ctx);
+                }
             }
         }
         prev_model = Some(is_model);
@@ -1044,8 +1056,6 @@ struct Calls {
     synthetic: HashSet<String>,
     /// Call id → tool name, for results without a name.
     names: HashMap<String, String>,
-    /// Tools whose schema was wrapped as `{"input": …}`.
-    wrapped: HashSet<String>,
 }
 
 /// A content being built.
@@ -1055,6 +1065,9 @@ struct Building {
     content: w::Content,
     /// Role of the last neutral message written into it.
     last: Role,
+    /// Source positions of the parts (hint `order`), when the source interleaved results
+    /// and other parts.
+    order: Option<Vec<usize>>,
 }
 
 /// Encodes a neutral request as a `generateContent` body.
@@ -1077,16 +1090,6 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
                     calls.synthetic.insert(c.id.clone());
                 }
                 calls.names.insert(c.id.clone(), c.name.clone());
-            }
-        }
-    }
-    for t in &req.tools {
-        if let Tool::Function(d) = t {
-            if d.input_schema
-                .as_ref()
-                .is_some_and(|s| !schema::is_object_schema(s))
-            {
-                calls.wrapped.insert(d.name.clone());
             }
         }
     }
@@ -1232,11 +1235,18 @@ fn encode_messages(
         } else {
             Some(w::Role::User)
         };
+        let order = m.vendor.hint(F, "order").and_then(|o| {
+            o.as_array()?
+                .iter()
+                .map(|i| i.as_u64().map(|i| i as usize))
+                .collect::<Option<Vec<usize>>>()
+        });
         building = Some(Building {
             model,
             parts,
             content,
             last: m.role,
+            order,
         });
     }
     if let Some(b) = building.take() {
@@ -1250,7 +1260,18 @@ fn encode_messages(
 
 fn finish_content(b: Building) -> w::Content {
     let mut c = b.content;
-    c.parts = Some(b.parts);
+    let mut parts = b.parts;
+    if let Some(order) = b.order {
+        // Back into the source's order, if the parts are still the ones it describes.
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        if sorted.len() == parts.len() && sorted.iter().enumerate().all(|(i, j)| i == *j) {
+            let mut placed: Vec<(usize, w::Part)> = order.into_iter().zip(parts).collect();
+            placed.sort_by_key(|(j, _)| *j);
+            parts = placed.into_iter().map(|(_, p)| p).collect();
+        }
+    }
+    c.parts = Some(parts);
     c
 }
 
@@ -1284,10 +1305,7 @@ fn encode_part(p: Part, role: Role, at: &str, calls: &Calls, ctx: &mut Ctx<'_>) 
                 ..Default::default()
             })
         }
-        Part::ToolCall(c) if role == Role::Assistant => {
-            let wrapped = calls.wrapped.contains(&c.name);
-            Some(encode_call(c, wrapped, at, ctx))
-        }
+        Part::ToolCall(c) if role == Role::Assistant => Some(encode_call(c, at, ctx)),
         Part::ToolCall(_) => {
             ctx.loss(
                 at.to_owned(),
@@ -1566,7 +1584,6 @@ fn encode_media(m: Media, kind: &str, at: &str, ctx: &mut Ctx<'_>) -> Option<w::
 fn encode_args(
     a: Arguments,
     no_args: bool,
-    wrapped: bool,
     at: &str,
     ctx: &mut Ctx<'_>,
 ) -> Option<Map<String, Value>> {
@@ -1587,20 +1604,17 @@ fn encode_args(
             }
         },
     };
-    if wrapped {
-        ctx.loss(
-            format!("{at}/arguments"),
-            LossKind::Changed,
-            "the tool's schema is not an object: arguments sent as {\"input\": <arguments>}",
-        );
-        let mut m = Map::new();
-        m.insert("input".into(), value);
-        return Some(m);
-    }
     match value {
         Value::Object(m) if m.is_empty() && no_args => None,
         Value::Object(m) => Some(m),
-        Value::Null => Some(Map::new()),
+        Value::Null => {
+            ctx.loss(
+                format!("{at}/arguments"),
+                LossKind::Changed,
+                "gemini arguments are an object: `null` sent as {}",
+            );
+            Some(Map::new())
+        }
         other => {
             ctx.loss(
                 format!("{at}/arguments"),
@@ -1614,20 +1628,14 @@ fn encode_args(
     }
 }
 
-fn encode_call(c: ToolCall, wrapped: bool, at: &str, ctx: &mut Ctx<'_>) -> w::Part {
+fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::Part {
     drop_cache(ctx, &c.meta, at);
     let signature = own_signature(&c.meta, at, ctx);
     let (mut part, nested) = part_base(&c.meta, "functionCall", at, ctx);
     let mut fc: w::FunctionCall = rebuild(nested, &[]);
     fc.id = (!c.synthetic_id).then_some(c.id);
     fc.name = Some(c.name);
-    fc.args = encode_args(
-        c.arguments,
-        c.meta.vendor.flag(F, "no_args"),
-        wrapped,
-        at,
-        ctx,
-    );
+    fc.args = encode_args(c.arguments, c.meta.vendor.flag(F, "no_args"), at, ctx);
     part.function_call = Some(fc);
     part.thought_signature = signature;
     part
@@ -2398,6 +2406,27 @@ mod tests {
     }
 
     #[test]
+    fn a_user_content_reads_as_results_then_text_and_writes_back_as_it_was() {
+        let body = json!({"contents": [
+            {"role": "model", "parts": [
+                {"functionCall": {"name": "a", "args": {}}},
+                {"functionCall": {"name": "b", "args": {}}}]},
+            {"role": "user", "parts": [
+                {"text": "first the note"},
+                {"functionResponse": {"name": "a", "response": {"output": "x"}}},
+                {"text": "between"},
+                {"functionResponse": {"name": "b", "response": {"output": "y"}}}]}
+        ]});
+        let req = gemini_request(body.clone());
+        let roles: Vec<Role> = req.messages.iter().map(|m| m.role).collect();
+        assert_eq!(roles, [Role::Assistant, Role::Tool, Role::User]);
+        assert_eq!(req.messages[2].joined_text(), "first the notebetween");
+        let out = convert_request(&body.to_string(), F, F, &Options::default()).unwrap();
+        assert_eq!(serde_json::from_str::<Value>(&out.value).unwrap(), body);
+        assert!(out.losses.is_empty());
+    }
+
+    #[test]
     fn real_ids_are_kept_and_synthetic_ones_never_written() {
         let body = json!({"contents": [
             {"role": "user", "parts": [{"text": "go"}]},
@@ -2492,35 +2521,25 @@ mod tests {
         let mut ctx = Ctx::new(F, &opts);
         let m = |v: Value| v.as_object().cloned();
         assert_eq!(
-            encode_args(
-                Arguments::Text("{\"a\":1}".into()),
-                false,
-                false,
-                "",
-                &mut ctx
-            ),
+            encode_args(Arguments::Text("{\"a\":1}".into()), false, "", &mut ctx),
             m(json!({"a": 1}))
         );
         assert_eq!(
-            encode_args(Arguments::Text("".into()), false, false, "", &mut ctx),
-            m(json!({}))
-        );
-        assert_eq!(
-            encode_args(Arguments::Value(Value::Null), false, false, "", &mut ctx),
+            encode_args(Arguments::Text("".into()), false, "", &mut ctx),
             m(json!({}))
         );
         assert!(ctx.losses().is_empty());
         assert_eq!(
-            encode_args(Arguments::Text("{oops".into()), false, false, "", &mut ctx),
+            encode_args(Arguments::Value(Value::Null), false, "", &mut ctx),
+            m(json!({}))
+        );
+        assert_eq!(
+            encode_args(Arguments::Text("{oops".into()), false, "", &mut ctx),
             m(json!({"invalid_json": "{oops"}))
         );
         assert_eq!(
-            encode_args(Arguments::Value(json!([1])), false, false, "", &mut ctx),
+            encode_args(Arguments::Value(json!([1])), false, "", &mut ctx),
             m(json!({"value": [1]}))
-        );
-        assert_eq!(
-            encode_args(Arguments::Value(json!("x")), false, true, "", &mut ctx),
-            m(json!({"input": "x"}))
         );
         assert_eq!(ctx.losses().len(), 3);
     }
