@@ -1048,8 +1048,6 @@ fn decode_usage(u: w::Usage) -> Usage {
 /// What the encoder of one request keeps track of.
 #[derive(Default)]
 struct Env {
-    /// Tools whose schema is wrapped as `{"input": …}`: their calls' arguments are too.
-    wrapped: HashSet<String>,
     /// Documents named so far for want of a name.
     unnamed: usize,
 }
@@ -1058,17 +1056,7 @@ struct Env {
 pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
     let v = req.vendor;
     let mut fields = ctx.vendor_fields(&v, "");
-    let mut env = Env {
-        wrapped: req
-            .tools
-            .iter()
-            .filter_map(|t| match t {
-                Tool::Function(d) if needs_wrap(d) => Some(d.name.clone()),
-                _ => None,
-            })
-            .collect(),
-        unnamed: 0,
-    };
+    let mut env = Env { unnamed: 0 };
     let history = tool_names(&req.messages);
     let n_tools = req.tools.len();
     let tools = encode_tool_list(req.tools, ctx);
@@ -1492,17 +1480,6 @@ fn encode_thinking(r: &ReasoningConfig, same: bool, ctx: &mut Ctx<'_>) -> Option
     Some(value)
 }
 
-/// Whether a tool's schema must be wrapped as `{"input": …}`.
-fn needs_wrap(def: &ToolDef) -> bool {
-    def.input_schema.as_ref().is_some_and(|s| {
-        let s = match def.dialect {
-            Dialect::GeminiOpenapi => schema::from_gemini(s),
-            Dialect::JsonSchema => s.clone(),
-        };
-        !schema::is_object_schema(&s)
-    })
-}
-
 /// Encodes tool definitions as a Converse `toolConfig` (no tool choice; `None` for none).
 pub fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<w::ToolConfig> {
     if tools.is_empty() {
@@ -1877,7 +1854,7 @@ fn encode_part(
             );
             out.push(w::ContentBlock::Text(j.value.to_string()));
         }
-        Part::ToolCall(c) => out.push(w::ContentBlock::ToolUse(encode_call(c, pat, env, ctx))),
+        Part::ToolCall(c) => out.push(w::ContentBlock::ToolUse(encode_call(c, pat, ctx))),
         Part::ToolResult(r) => {
             out.push(w::ContentBlock::ToolResult(encode_result(r, pat, env, ctx)))
         }
@@ -1949,8 +1926,9 @@ fn encode_reasoning(r: Reasoning, pat: &str, out: &mut Vec<w::ContentBlock>, ctx
     }
 }
 
-fn encode_call(c: ToolCall, pat: &str, env: &Env, ctx: &mut Ctx<'_>) -> w::ToolUseBlock {
+fn encode_call(c: ToolCall, pat: &str, ctx: &mut Ctx<'_>) -> w::ToolUseBlock {
     let at = format!("{pat}/arguments");
+    let empty = matches!(&c.arguments, Arguments::Text(t) if t.trim().is_empty());
     let value = match c.arguments {
         Arguments::Value(v) => Ok(v),
         Arguments::Text(t) if t.trim().is_empty() => Ok(Value::Null),
@@ -1965,16 +1943,18 @@ fn encode_call(c: ToolCall, pat: &str, env: &Env, ctx: &mut Ctx<'_>) -> w::ToolU
             );
             json!({ "invalid_json": text })
         }
-        Ok(v) if env.wrapped.contains(&c.name) => {
+        // Calls to a tool with a non-object schema were wrapped before encoding
+        // (`passes::wrap_non_object_calls`).
+        Ok(Value::Object(m)) => Value::Object(m),
+        Ok(Value::Null) if empty => Value::Object(Map::new()),
+        Ok(Value::Null) => {
             ctx.loss(
                 at,
                 LossKind::Changed,
-                "the tool's non-object schema is exposed as {\"input\": <schema>}: its arguments are wrapped the same way",
+                "null arguments are sent as {} (bedrock takes an object)",
             );
-            json!({ "input": v })
+            Value::Object(Map::new())
         }
-        Ok(Value::Object(m)) => Value::Object(m),
-        Ok(Value::Null) => Value::Object(Map::new()),
         Ok(other) => {
             ctx.loss(
                 at,

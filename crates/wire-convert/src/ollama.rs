@@ -59,7 +59,6 @@ use crate::openai_chat::synthetic_id;
 use crate::util::{drop_cache, opaque_elsewhere};
 use crate::{Ctx, Error, LossKind, schema};
 use serde_json::{Map, Value};
-use std::collections::HashSet;
 use wire_types::ollama as w;
 use wire_types::{Extra, Format};
 
@@ -632,8 +631,6 @@ fn stop_reason(d: &w::DoneReason, calls: bool) -> StopReason {
 #[derive(Debug, Default)]
 struct State {
     pending: Pending,
-    /// Tools whose non-object schema was wrapped as `{"input": …}`.
-    wrapped: HashSet<String>,
 }
 
 /// Encodes a neutral request as an `/api/chat` request.
@@ -649,10 +646,7 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
     let v = req.vendor;
     let mut fields = ctx.vendor_fields(&v, "");
 
-    let mut st = State {
-        wrapped: wrapped_tools(&req.tools),
-        ..Default::default()
-    };
+    let mut st = State::default();
     let omit_tools = match req.tool_choice {
         None | Some(ToolChoice::Auto) => false,
         Some(ToolChoice::None) => !req.tools.is_empty(),
@@ -849,23 +843,6 @@ fn encode_think(r: &ReasoningConfig, ctx: &mut Ctx<'_>) -> Option<w::Think> {
     think
 }
 
-/// The names of the tools whose input schema is not an object (and is wrapped).
-fn wrapped_tools(tools: &[Tool]) -> HashSet<String> {
-    tools
-        .iter()
-        .filter_map(|t| match t {
-            Tool::Function(d) => d.input_schema.as_ref().and_then(|s| {
-                let s = match d.dialect {
-                    Dialect::GeminiOpenapi => schema::from_gemini(s),
-                    Dialect::JsonSchema => s.clone(),
-                };
-                schema::wrap_non_object(&s).map(|_| d.name.clone())
-            }),
-            Tool::Opaque(_) => None,
-        })
-        .collect()
-}
-
 /// Encodes tool definitions as an Ollama `tools` array (`None` for none).
 pub fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<Vec<w::Tool>> {
     if tools.is_empty() {
@@ -1024,7 +1001,7 @@ fn encode_turn(m: Message, at: &str, st: &mut State, ctx: &mut Ctx<'_>) -> w::Me
         match p {
             Part::ToolCall(c) if assistant => {
                 calls_seen.push((c.id.clone(), c.name.clone()));
-                g.calls.push(encode_call(c, &pat, st, ctx));
+                g.calls.push(encode_call(c, &pat, ctx));
             }
             Part::Reasoning(r) if assistant => encode_reasoning(r, &pat, &mut g, ctx),
             Part::Reasoning(_) => ctx.loss(
@@ -1222,7 +1199,7 @@ fn encode_image(m: Media, at: &str, ctx: &mut Ctx<'_>) -> Option<String> {
     }
 }
 
-fn encode_call(c: ToolCall, at: &str, st: &State, ctx: &mut Ctx<'_>) -> w::ToolCall {
+fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     drop_cache(ctx, &c.meta, at);
     let _ = ctx.own(
         c.meta.signature.as_ref(),
@@ -1231,7 +1208,9 @@ fn encode_call(c: ToolCall, at: &str, st: &State, ctx: &mut Ctx<'_>) -> w::ToolC
     );
     let v = &c.meta.vendor;
     let mut fields = ctx.vendor_fields(v, at);
-    let arguments = object_arguments(c.arguments, st.wrapped.contains(&c.name), at, ctx);
+    // Calls to a tool with a non-object schema were wrapped before encoding
+    // (`passes::wrap_non_object_calls`).
+    let arguments = object_arguments(c.arguments, false, at, ctx);
     let kind = if v.flag(F, "type") {
         Some("function".to_owned())
     } else {
@@ -1355,13 +1334,30 @@ fn encode_result(r: ToolResult, at: &str, st: &mut State, ctx: &mut Ctx<'_>) -> 
     // Write the id only when the matching by name and order would not find this call.
     let by_matching = st.pending.peek(name.as_deref()) == Some(r.call_id.as_str());
     let orphan = v.flag(F, "orphan") && st.pending.peek(name.as_deref()).is_none();
-    let tool_call_id = if v.flag(F, "call_id") || name.is_none() || !(by_matching || orphan) {
-        st.pending.answer(Some(&r.call_id), None);
-        Some(r.call_id)
-    } else {
-        st.pending.answer(None, name.as_deref());
-        None
-    };
+    // A named result whose call is not in the conversation (pruned history): the id has
+    // nothing to match here, and the SDK's message type has no `tool_call_id`.
+    let pruned = !orphan
+        && !v.flag(F, "call_id")
+        && name.is_some()
+        && st.pending.peek(name.as_deref()).is_none();
+    if pruned {
+        ctx.loss(
+            format!("{at}/call_id"),
+            LossKind::Dropped,
+            format!(
+                "call id `{}` not written: its call is not in the conversation, and ollama matches results by tool_name",
+                r.call_id
+            ),
+        );
+    }
+    let tool_call_id =
+        if v.flag(F, "call_id") || name.is_none() || !(by_matching || orphan || pruned) {
+            st.pending.answer(Some(&r.call_id), None);
+            Some(r.call_id)
+        } else {
+            st.pending.answer(None, name.as_deref());
+            None
+        };
     let thinking = take_str(&mut fields, "thinking");
     let tool_calls = fields
         .shift_remove("tool_calls")

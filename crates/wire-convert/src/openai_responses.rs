@@ -2001,6 +2001,7 @@ fn encode_function_output(r: ToolResult, at: &str, ctx: &mut Ctx<'_>) -> Result<
             // A structured result is its JSON text here.
             Part::Json(j) => {
                 meta_losses(&j.meta, &pat, ctx);
+                let _ = ctx.vendor_fields(&j.meta.vendor, &pat);
                 Some(text_part(
                     j.value.to_string(),
                     Map::new(),

@@ -178,6 +178,9 @@ const VOCABULARY: &[&str] = &[
     "tool_choice",
     "display",
     "kind",
+    "source",
+    "responseMimeType",
+    "summary",
 ];
 
 /// Every content string of `v` with its pointer: string leaves not under a vocabulary
@@ -249,7 +252,7 @@ pub fn silent_drops(input: &Value, output: &Value, losses: &[Loss]) -> Vec<Strin
     ins.into_iter()
         .filter(|(p, s)| {
             !outs.iter().any(|(_, o)| o.contains(s.as_str()))
-                && !text.iter().any(|o| o.contains(s.as_str()))
+                && !text.iter().any(|o| o.contains(s.as_str()) || o.eq_ignore_ascii_case(s))
                 && !covered(p, losses)
                 // A loss that names the value (a remapped id) covers every use of it.
                 && !losses.iter().any(|l| l.detail.contains(&format!("`{s}`")))
