@@ -14,8 +14,8 @@ pub enum Step {
     Final {
         /// The text of the first choice.
         text: String,
-        /// The response in the neutral model.
-        response: model::Response,
+        /// The response in the neutral model (boxed: it is large next to the other arm).
+        response: Box<model::Response>,
     },
     /// The model called tools; they ran. Append `append` to the conversation and call
     /// the model again.
@@ -51,7 +51,7 @@ impl ToolRegistry {
         let Some(choice) = response.choices.first() else {
             return Ok(Step::Final {
                 text: String::new(),
-                response,
+                response: Box::new(response),
             });
         };
         let calls: Vec<ToolCall> = choice
@@ -65,7 +65,10 @@ impl ToolRegistry {
             .collect();
         if calls.is_empty() {
             let text = choice.message.joined_text();
-            return Ok(Step::Final { text, response });
+            return Ok(Step::Final {
+                text,
+                response: Box::new(response),
+            });
         }
         let results = self.dispatch_all(&calls).await;
         let (append, losses) = follow_up(format, choice.message.clone(), &results)?;

@@ -6,9 +6,9 @@
 //!   `text` and `thinking`; tool `text` and `document`. What a role cannot carry is
 //!   dropped with a loss. An image's `detail` is a vendor field; the `detail` of OpenAI
 //!   Chat and Mistral images is carried too (same word, same values).
-//! * Assistant `thinking` items ↔ [`Reasoning`] with source `cohere` (no signature).
+//! * Assistant `thinking` items ↔ [`Reasoning`](crate::model::Reasoning) with source `cohere` (no signature).
 //!   The assistant's `tool_plan` (the model's plan, written before it calls tools) is
-//!   reasoning too: a [`Reasoning`] with source `cohere` and the hint `tool_plan`, placed
+//!   reasoning too: a [`Reasoning`](crate::model::Reasoning) with source `cohere` and the hint `tool_plan`, placed
 //!   after the content and before the calls, written back as `tool_plan`; elsewhere it
 //!   travels as the target's reasoning. Foreign reasoning becomes a `thinking` item.
 //!   `citations` are a vendor field of the message.

@@ -8,7 +8,7 @@
 //! * Content chunks: `text` ↔ text, `image_url` (a bare URL string or `{url, detail}`;
 //!   `data:` URLs ↔ base64) ↔ image, `document_url` (with `document_name`) ↔ document by
 //!   URL (base64 documents are written as `data:` URLs), `file` ↔ document by file id,
-//!   `input_audio` (a base64 string or a URL) ↔ audio, `thinking` ↔ [`Reasoning`] with
+//!   `input_audio` (a base64 string or a URL) ↔ audio, `thinking` ↔ [`Reasoning`](crate::model::Reasoning) with
 //!   source `mistral` (its `text` chunks joined; the chunk list is kept as a hint so it
 //!   round-trips exactly), `reference` and unknown chunks ↔ opaque parts. An image's
 //!   `detail` is a vendor field; the `detail` of OpenAI Chat and Cohere images is

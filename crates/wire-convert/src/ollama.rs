@@ -11,7 +11,7 @@
 //!   (`{"input": …}` for a tool whose schema was wrapped), `null` as `{}`, all `changed`
 //!   losses; empty text is `{}`.
 //! * Call ids are optional in Ollama: a call without one gets a deterministic
-//!   [`synthetic_id`] (position and name) on decode, and a synthetic id is left out on
+//!   `openai_chat::synthetic_id` (position and name) on decode, and a synthetic id is left out on
 //!   encode. Each result is one `role: tool` message with `tool_name`. A result without
 //!   `tool_call_id` is matched to the first unanswered call of the last assistant turn
 //!   with its `tool_name` (or to the first unanswered call when it has no name); a
@@ -20,7 +20,7 @@
 //!   source had the field, or the result has no name): Ollama's SDK message type has no
 //!   such field, the server and its templates tie results by name and order.
 //! * No error flag on results: a failed result's text is prefixed `Error: ` (`changed`).
-//! * Assistant `thinking` ↔ [`Reasoning`] with source `ollama` (no signature; foreign
+//! * Assistant `thinking` ↔ [`Reasoning`](crate::model::Reasoning) with source `ollama` (no signature; foreign
 //!   signatures are dropped with a loss). A reasoning summary without text is sent as
 //!   thinking (`changed`).
 //! * Settings live in `options`: `temperature`, `top_p`, `top_k`, `seed`, `stop`,

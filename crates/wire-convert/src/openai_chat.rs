@@ -11,7 +11,7 @@
 //!   `reasoning_content` of DeepSeek-style servers is read and written back, but only to
 //!   this format); signatures and cache markers are dropped with a loss.
 //!
-//! Hints (see [`Vendor`](crate::model::Vendor)) this module writes and reads: `parts`
+//! Hints (see [`Vendor`]) this module writes and reads: `parts`
 //! (content was an array), `refusal_field` (refusal was the `refusal` field), `args_json`
 //! (arguments were an object), `flat` (flat tool-call form), `no_type` (tool call
 //! without `type`), `no_id` (tool call without `id`), `max_tokens` (the limit was
