@@ -21,7 +21,7 @@ pub struct Ctx<'a> {
     /// The format being decoded or encoded.
     pub format: Format,
     losses: Vec<Loss>,
-    map: HashMap<String, String>,
+    map: Vec<(String, String)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -31,7 +31,7 @@ impl<'a> Ctx<'a> {
             options,
             format,
             losses: Vec::new(),
-            map: HashMap::new(),
+            map: Vec::new(),
         }
     }
 
@@ -47,7 +47,8 @@ impl<'a> Ctx<'a> {
     /// Records that the neutral item at `neutral` (`/messages/2`, `/messages/2/content/0`,
     /// `/tools/1`, `/choices/0/message/content/3`) came from `source` in the input.
     pub fn map(&mut self, neutral: impl Into<String>, source: impl Into<String>) {
-        self.map.insert(neutral.into(), source.into());
+        // Kept as a list: it is only searched when a loss needs a source pointer.
+        self.map.push((neutral.into(), source.into()));
     }
 
     /// The losses recorded so far.
@@ -61,7 +62,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Takes the neutral → source map out.
-    pub(crate) fn take_map(&mut self) -> HashMap<String, String> {
+    pub(crate) fn take_map(&mut self) -> Vec<(String, String)> {
         std::mem::take(&mut self.map)
     }
 
@@ -219,7 +220,7 @@ pub fn vendor_from_extra(format: Format, extra: &Extra, handled: &[&str]) -> Ven
 
 /// Rewrites a neutral pointer into a source pointer, through the longest neutral prefix
 /// (at a segment boundary) the decoder mapped.
-pub(crate) fn to_source(map: &HashMap<String, String>, neutral: &str) -> String {
+pub(crate) fn to_source(map: &HashMap<&str, &str>, neutral: &str) -> String {
     let mut end = neutral.len();
     loop {
         let prefix = &neutral[..end];
@@ -231,4 +232,10 @@ pub(crate) fn to_source(map: &HashMap<String, String>, neutral: &str) -> String 
             _ => return neutral.to_owned(),
         }
     }
+}
+
+/// The neutral → source map as an index (built only when a loss needs it; a later entry
+/// for the same neutral pointer wins, as inserts into a map would).
+pub(crate) fn index(map: &[(String, String)]) -> HashMap<&str, &str> {
+    map.iter().map(|(n, s)| (n.as_str(), s.as_str())).collect()
 }

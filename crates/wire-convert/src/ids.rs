@@ -193,6 +193,21 @@ impl IdMap {
     }
 }
 
+/// Whether every call and result id already obeys `rule` (the common case: nothing to
+/// rewrite, nothing to allocate).
+fn all_accepted<'a>(
+    rule: IdRule,
+    mut messages: impl Iterator<Item = &'a crate::model::Message>,
+) -> bool {
+    messages.all(|m| {
+        m.content.iter().all(|p| match p {
+            Part::ToolCall(c) => rule.accepts(&c.id),
+            Part::ToolResult(r) => rule.accepts(&r.call_id),
+            _ => true,
+        })
+    })
+}
+
 /// Every call id and result call id of a message list, in order, with the neutral
 /// pointer of its first use.
 fn collect<'a>(
@@ -259,6 +274,9 @@ fn report(map: &IdMap, uses: &[(&str, String)], rule: IdRule, ctx: &mut Ctx<'_>)
 /// Rewrites the ids of a request for `ctx.format`, recording one loss per rewritten id.
 pub(crate) fn map_request(req: &mut Request, ctx: &mut Ctx<'_>) -> IdMap {
     let rule = IdRule::of(ctx.format);
+    if all_accepted(rule, req.messages.iter()) {
+        return IdMap::default();
+    }
     let uses = collect(
         req.messages
             .iter()
@@ -276,6 +294,9 @@ pub(crate) fn map_request(req: &mut Request, ctx: &mut Ctx<'_>) -> IdMap {
 /// Rewrites the call ids of a response for `ctx.format`.
 pub(crate) fn map_response(resp: &mut Response, ctx: &mut Ctx<'_>) -> IdMap {
     let rule = IdRule::of(ctx.format);
+    if all_accepted(rule, resp.choices.iter().map(|c| &c.message)) {
+        return IdMap::default();
+    }
     let uses = collect(
         resp.choices
             .iter()

@@ -175,14 +175,14 @@ pub struct Decoded<T> {
     /// What could not be carried into the neutral model (rare: an unknown part kept as
     /// text, say).
     pub losses: Vec<Loss>,
-    map: std::collections::HashMap<String, String>,
+    map: Vec<(String, String)>,
 }
 
 impl<T> Decoded<T> {
     /// Rewrites a neutral pointer (from an encoder's loss) into a pointer in the input
     /// this value was decoded from.
     pub fn source_path(&self, neutral: &str) -> String {
-        ctx::to_source(&self.map, neutral)
+        ctx::to_source(&ctx::index(&self.map), neutral)
     }
 }
 
@@ -412,14 +412,17 @@ fn encode_response_to<O: Output>(
 
 fn finish<O>(
     decode_losses: Vec<Loss>,
-    map: &std::collections::HashMap<String, String>,
+    map: &[(String, String)],
     mut encoded: Converted<O>,
     options: &Options,
 ) -> Result<Converted<O>, Error> {
     let mut losses = decode_losses;
-    for mut loss in encoded.losses {
-        loss.path = ctx::to_source(map, &loss.path);
-        losses.push(loss);
+    if !encoded.losses.is_empty() {
+        let index = ctx::index(map);
+        for mut loss in encoded.losses {
+            loss.path = ctx::to_source(&index, &loss.path);
+            losses.push(loss);
+        }
     }
     if options.strict && !losses.is_empty() {
         return Err(Error::Lossy { losses });

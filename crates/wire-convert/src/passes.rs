@@ -6,21 +6,28 @@ use std::collections::HashMap;
 /// Gives every tool result without a name the name of its call, when the call is in the
 /// conversation (the name then survives pruning of the call).
 pub fn resolve_result_names(messages: &mut [Message]) {
-    let mut names: HashMap<String, String> = HashMap::new();
-    for m in messages.iter() {
-        for p in &m.content {
-            if let Part::ToolCall(c) = p {
-                names.insert(c.id.clone(), c.name.clone());
+    // Which results need a name, and the name of their call: found while borrowing,
+    // then assigned (only those names are copied).
+    let mut names: HashMap<&str, &str> = HashMap::new();
+    let mut wanted: Vec<(usize, usize, String)> = Vec::new();
+    for (i, m) in messages.iter().enumerate() {
+        for (j, p) in m.content.iter().enumerate() {
+            match p {
+                Part::ToolCall(c) => {
+                    names.insert(c.id.as_str(), c.name.as_str());
+                }
+                Part::ToolResult(r) if r.name.is_none() => {
+                    if let Some(n) = names.get(r.call_id.as_str()) {
+                        wanted.push((i, j, (*n).to_owned()));
+                    }
+                }
+                _ => {}
             }
         }
     }
-    for m in messages.iter_mut() {
-        for p in &mut m.content {
-            if let Part::ToolResult(r) = p {
-                if r.name.is_none() {
-                    r.name = names.get(&r.call_id).cloned();
-                }
-            }
+    for (i, j, name) in wanted {
+        if let Some(Part::ToolResult(r)) = messages.get_mut(i).and_then(|m| m.content.get_mut(j)) {
+            r.name = Some(name);
         }
     }
 }
@@ -29,42 +36,58 @@ pub fn resolve_result_names(messages: &mut [Message]) {
 /// nearest assistant turn before it), so the same history always gives the same bytes
 /// whatever order the tools finished in. A reordering is a `moved` loss.
 pub(crate) fn order_results(messages: &mut [Message], ctx: &mut crate::Ctx<'_>) {
-    let mut calls: Vec<String> = Vec::new();
-    for (i, m) in messages.iter_mut().enumerate() {
+    // First find the tool messages whose results are out of order (borrowing only), then
+    // sort those.
+    let mut unsorted: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut calls: Option<usize> = None;
+    for (i, m) in messages.iter().enumerate() {
         match m.role {
             crate::model::Role::Assistant => {
-                let ids: Vec<String> = m
-                    .content
-                    .iter()
-                    .filter_map(|p| match p {
-                        Part::ToolCall(c) => Some(c.id.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                if !ids.is_empty() {
-                    calls = ids;
+                if m.content.iter().any(|p| matches!(p, Part::ToolCall(_))) {
+                    calls = Some(i);
                 }
             }
             crate::model::Role::Tool => {
-                let rank = |p: &Part| match p {
-                    Part::ToolResult(r) => calls
-                        .iter()
-                        .position(|c| *c == r.call_id)
-                        .unwrap_or(usize::MAX),
-                    _ => usize::MAX,
-                };
-                let before: Vec<usize> = m.content.iter().map(rank).collect();
-                if before.windows(2).any(|w| w[0] > w[1]) {
-                    m.content.sort_by_key(rank);
-                    ctx.loss(
-                        format!("/messages/{i}"),
-                        crate::LossKind::Moved,
-                        "tool results reordered into the order of their calls",
-                    );
+                let Some(a) = calls else { continue };
+                let ids: Vec<&str> = messages[a]
+                    .content
+                    .iter()
+                    .filter_map(|p| match p {
+                        Part::ToolCall(c) => Some(c.id.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                let ranks: Vec<usize> = m
+                    .content
+                    .iter()
+                    .map(|p| match p {
+                        Part::ToolResult(r) => ids
+                            .iter()
+                            .position(|c| *c == r.call_id)
+                            .unwrap_or(usize::MAX),
+                        _ => usize::MAX,
+                    })
+                    .collect();
+                if ranks.windows(2).any(|w| w[0] > w[1]) {
+                    unsorted.push((i, ranks));
                 }
             }
             _ => {}
         }
+    }
+    for (i, ranks) in unsorted {
+        let m = &mut messages[i];
+        let mut ranked: Vec<(usize, Part)> = ranks
+            .into_iter()
+            .zip(std::mem::take(&mut m.content))
+            .collect();
+        ranked.sort_by_key(|(r, _)| *r);
+        m.content = ranked.into_iter().map(|(_, p)| p).collect();
+        ctx.loss(
+            format!("/messages/{i}"),
+            crate::LossKind::Moved,
+            "tool results reordered into the order of their calls",
+        );
     }
 }
 
