@@ -354,8 +354,13 @@ impl ToolRegistry {
             }
         };
         let input = match &call.arguments {
+            Arguments::Value(Value::Null) => Value::Object(Default::default()),
             Arguments::Value(v) => v.clone(),
-            Arguments::Text(t) if t.trim().is_empty() => Value::Object(Default::default()),
+            // No arguments: empty text, or `null` (Cohere sends "null" for a tool
+            // without parameters).
+            Arguments::Text(t) if t.trim().is_empty() || t.trim() == "null" => {
+                Value::Object(Default::default())
+            }
             Arguments::Text(t) => match serde_json::from_str::<Value>(t) {
                 Ok(v) => v,
                 Err(e) => {

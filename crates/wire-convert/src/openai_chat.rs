@@ -834,6 +834,14 @@ fn encode_effort(r: &ReasoningConfig, at: &str, ctx: &mut Ctx<'_>) -> Option<w::
         );
         return Some(w::ReasoningEffort::from(e));
     }
+    if r.enabled == Some(true) {
+        ctx.loss(
+            format!("{at}/enabled"),
+            LossKind::Changed,
+            "openai-chat takes an effort level: reasoning switched on without one is sent as `medium`",
+        );
+        return Some(w::ReasoningEffort::Medium);
+    }
     None
 }
 
@@ -1116,6 +1124,7 @@ fn encode_result(
             "openai-chat has no error flag on tool results: the text is prefixed `Error: `",
         );
         match parts.first_mut() {
+            Some(w::ContentPart::Text(t)) if t.text.starts_with("Error:") => {}
             Some(w::ContentPart::Text(t)) => t.text.insert_str(0, "Error: "),
             _ => parts.insert(
                 0,
