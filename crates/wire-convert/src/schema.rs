@@ -554,6 +554,134 @@ fn make_nullable(schema: &mut Value) {
     }
 }
 
+/// Keywords Ollama keeps: its server parses tool parameters into `ToolProperty` (`anyOf`,
+/// `type`, `items`, `description`, `enum`, `properties`, `required`) and drops the rest
+/// before templating.
+const OLLAMA_KEYWORDS: &[&str] = &[
+    "type",
+    "description",
+    "enum",
+    "items",
+    "properties",
+    "required",
+    "anyOf",
+];
+
+/// JSON Schema → what Ollama's server keeps: `$ref` inlined from `$defs` (a recursive one
+/// is reported and replaced by an open object), `oneOf` as `anyOf`, `const` as a one-value
+/// `enum`, every other keyword dropped with a loss (Ollama would drop it silently).
+pub fn to_ollama(schema: &Value, ctx: &mut Ctx<'_>, at: &str) -> Value {
+    let defs = definitions(schema);
+    let mut stack = Vec::new();
+    ollama_node(schema, &defs, &mut stack, ctx, at)
+}
+
+fn ollama_node(
+    schema: &Value,
+    defs: &Map<String, Value>,
+    stack: &mut Vec<String>,
+    ctx: &mut Ctx<'_>,
+    at: &str,
+) -> Value {
+    let Value::Object(m) = schema else {
+        return schema.clone();
+    };
+    if let Some(Value::String(r)) = m.get("$ref") {
+        if stack.contains(r) {
+            ctx.loss(
+                format!("{at}/$ref"),
+                LossKind::Changed,
+                format!(
+                    "recursive `$ref` {r} cannot be inlined for ollama; written as an open object"
+                ),
+            );
+            return json!({"type": "object"});
+        }
+        let Some(target) = defs.get(r) else {
+            ctx.loss(
+                format!("{at}/$ref"),
+                LossKind::Dropped,
+                format!("`$ref` {r} does not point into this schema's $defs"),
+            );
+            return json!({});
+        };
+        stack.push(r.clone());
+        let mut inlined = ollama_node(target, defs, stack, ctx, at);
+        stack.pop();
+        let siblings: Map<String, Value> = m
+            .iter()
+            .filter(|(k, _)| *k != "$ref")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if !siblings.is_empty() {
+            if let (Value::Object(into), Value::Object(extra)) = (
+                &mut inlined,
+                ollama_node(&Value::Object(siblings), defs, stack, ctx, at),
+            ) {
+                for (k, v) in extra {
+                    into.insert(k, v);
+                }
+            }
+        }
+        return inlined;
+    }
+    let mut out = Map::new();
+    for (k, v) in m {
+        let here = format!("{at}/{k}");
+        match k.as_str() {
+            "$defs" | "definitions" => {}
+            "properties" => {
+                if let Value::Object(props) = v {
+                    let mut p = Map::new();
+                    for (name, s) in props {
+                        let mut path = here.clone();
+                        wire_types::push_token(&mut path, name);
+                        p.insert(name.clone(), ollama_node(s, defs, stack, ctx, &path));
+                    }
+                    out.insert(k.clone(), Value::Object(p));
+                }
+            }
+            "items" => {
+                out.insert(k.clone(), ollama_node(v, defs, stack, ctx, &here));
+            }
+            "anyOf" | "oneOf" => {
+                if k == "oneOf" {
+                    ctx.loss(
+                        here.clone(),
+                        LossKind::Changed,
+                        "`oneOf` written as `anyOf` (ollama keeps anyOf only)",
+                    );
+                }
+                if let Value::Array(bs) = v {
+                    let branches = bs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, b)| ollama_node(b, defs, stack, ctx, &format!("{here}/{i}")))
+                        .collect();
+                    out.insert("anyOf".into(), Value::Array(branches));
+                }
+            }
+            "const" => {
+                ctx.loss(
+                    here,
+                    LossKind::Changed,
+                    "`const` written as a one-value `enum` (ollama keeps enum only)",
+                );
+                out.insert("enum".into(), Value::Array(vec![v.clone()]));
+            }
+            _ if OLLAMA_KEYWORDS.contains(&k.as_str()) => {
+                out.insert(k.clone(), v.clone());
+            }
+            _ => ctx.loss(
+                here,
+                LossKind::Dropped,
+                format!("`{k}` is dropped by ollama's tool schema parser"),
+            ),
+        }
+    }
+    Value::Object(out)
+}
+
 /// Adapts a JSON Schema to `format`'s dialect for a tool's input, the way every encoder
 /// does for a tool definition: Gemini `parameters` get the OpenAPI subset (or, with
 /// [`GeminiSchema::JsonSchema`](crate::GeminiSchema::JsonSchema), the schema as is); every
@@ -580,6 +708,9 @@ pub fn adapt(
         && options.gemini_schema == crate::GeminiSchema::Parameters
     {
         value = to_gemini(&value, &mut ctx, "");
+    }
+    if format == wire_types::Format::Ollama {
+        value = to_ollama(&value, &mut ctx, "");
     }
     crate::Converted {
         value,
