@@ -86,71 +86,56 @@ fn convert_prints_json_on_stdout_and_losses_on_stderr() {
 
 #[test]
 fn convert_reports_each_loss_as_one_line() {
-    // Chat Completions → Responses drops nothing here but the Chat-only fields.
-    let out = toolwire(
-        &[
-            "convert",
-            "--to",
-            "openai-chat",
-            "--from",
-            "openai-chat",
-            &fixture("openai-chat/request/rule-ids-and-arguments.json"),
-        ],
-        "",
+    // Anthropic requires `max_tokens`, which this request lacks: one loss, on stderr.
+    let input = r#"{"model":"gpt-4o","messages":[{"role":"system","content":"Be terse."},{"role":"user","content":"Hi"}]}"#;
+    let out = toolwire(&["convert", "--to", "anthropic"], input);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "loss: /max_tokens: changed: anthropic requires max_tokens and the source has none: 4096 written\n"
     );
+    let body: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["system"], "Be terse.");
+    assert_eq!(body["max_tokens"], 4096);
+    // Every line of a lossy conversion has the form `loss: <json-pointer>: <reason>`.
+    let out = toolwire(&["convert", "--to", "gemini", &fixture("openai-chat/request/rule-ids-and-arguments.json")], "");
     assert_eq!(out.status.code(), Some(0));
-    // Same format: nothing lost.
-    assert_eq!(text(&out.stderr), "");
-    let schema = toolwire(
-        &["schema", "--for", "gemini"],
-        r#"{"type":"object","properties":{"a":{"type":"string","format":"uuid"}},"additionalProperties":false}"#,
-    );
+    let err = text(&out.stderr);
+    assert!(!err.is_empty());
+    for line in err.lines() {
+        let rest = line.strip_prefix("loss: /").unwrap_or_else(|| panic!("{line}"));
+        let (_, reason) = rest.split_once(": ").unwrap_or_else(|| panic!("{line}"));
+        assert!(reason.starts_with("dropped: ") || reason.starts_with("changed: ") || reason.starts_with("moved: "), "{line}");
+    }
+    assert!(err.contains("loss: /model: dropped: "), "{err}");
+    let schema = toolwire(&["schema", "--for", "gemini"], r#"{"type":"object","properties":{"a":{"type":"string","format":"uuid"}},"additionalProperties":false}"#);
     assert_eq!(schema.status.code(), Some(0));
     assert_eq!(
         text(&schema.stderr),
         "loss: /properties/a/format: dropped: `format: \"uuid\"` is not one gemini supports\nloss: /additionalProperties: dropped: `additionalProperties` is not in gemini's schema subset\n"
     );
     let adapted: serde_json::Value = serde_json::from_slice(&schema.stdout).unwrap();
-    assert_eq!(
-        adapted,
-        serde_json::json!({"type": "OBJECT", "properties": {"a": {"type": "STRING"}}})
-    );
+    assert_eq!(adapted, serde_json::json!({"type": "OBJECT", "properties": {"a": {"type": "STRING"}}}));
 }
 
 #[test]
 fn strict_turns_a_loss_into_exit_code_1_and_writes_nothing() {
-    let schema_loss = toolwire(
-        &["convert", "--strict", "--to", "openai-chat"],
-        &std::fs::read_to_string(fixture("neutral/request/rule-non-object-schema.json")).unwrap(),
+    let input = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}]}"#;
+    let out = toolwire(&["convert", "--strict", "--to", "anthropic"], input);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        text(&out.stderr),
+        "loss: /max_tokens: changed: anthropic requires max_tokens and the source has none: 4096 written\ntoolwire: --strict: 1 loss(es), nothing written\n"
     );
-    // A neutral-model body is not a wire format: unreadable, exit 2.
-    assert_eq!(schema_loss.status.code(), Some(2));
-    let input = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}],"top_k":5}"#;
-    // `top_k` is not a Chat Completions field: kept for openai-chat, dropped for gemini.
-    let out = toolwire(
-        &[
-            "convert",
-            "--strict",
-            "--from",
-            "openai-chat",
-            "--to",
-            "openai-chat",
-        ],
-        input,
-    );
+    // Nothing lost: --strict changes nothing.
+    let lossless = r#"{"model":"gpt-4o","max_completion_tokens":100,"messages":[{"role":"user","content":"Hi"}]}"#;
+    let out = toolwire(&["convert", "--strict", "--to", "anthropic"], lossless);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let out = toolwire(
-        &[
-            "convert",
-            "--from",
-            "openai-chat",
-            "--to",
-            "openai-chat",
-            "--strict",
-        ],
-        r#"{"model":"gpt-4o","messages":[{"role":"user","content":[{"type":"text","text":"hi","cache":1}]}]}"#,
-    );
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stderr), "");
+    // A neutral-model body is not a wire format: unreadable, exit 2.
+    let neutral = std::fs::read_to_string(fixture("neutral/request/rule-non-object-schema.json")).unwrap();
+    assert_eq!(toolwire(&["convert", "--strict", "--to", "openai-chat"], &neutral).status.code(), Some(2));
 }
 
 #[test]
