@@ -98,24 +98,45 @@ fn convert_reports_each_loss_as_one_line() {
     assert_eq!(body["system"], "Be terse.");
     assert_eq!(body["max_tokens"], 4096);
     // Every line of a lossy conversion has the form `loss: <json-pointer>: <reason>`.
-    let out = toolwire(&["convert", "--to", "gemini", &fixture("openai-chat/request/rule-ids-and-arguments.json")], "");
+    let out = toolwire(
+        &[
+            "convert",
+            "--to",
+            "gemini",
+            &fixture("openai-chat/request/rule-ids-and-arguments.json"),
+        ],
+        "",
+    );
     assert_eq!(out.status.code(), Some(0));
     let err = text(&out.stderr);
     assert!(!err.is_empty());
     for line in err.lines() {
-        let rest = line.strip_prefix("loss: /").unwrap_or_else(|| panic!("{line}"));
+        let rest = line
+            .strip_prefix("loss: /")
+            .unwrap_or_else(|| panic!("{line}"));
         let (_, reason) = rest.split_once(": ").unwrap_or_else(|| panic!("{line}"));
-        assert!(reason.starts_with("dropped: ") || reason.starts_with("changed: ") || reason.starts_with("moved: "), "{line}");
+        assert!(
+            reason.starts_with("dropped: ")
+                || reason.starts_with("changed: ")
+                || reason.starts_with("moved: "),
+            "{line}"
+        );
     }
     assert!(err.contains("loss: /model: dropped: "), "{err}");
-    let schema = toolwire(&["schema", "--for", "gemini"], r#"{"type":"object","properties":{"a":{"type":"string","format":"uuid"}},"additionalProperties":false}"#);
+    let schema = toolwire(
+        &["schema", "--for", "gemini"],
+        r#"{"type":"object","properties":{"a":{"type":"string","format":"uuid"}},"additionalProperties":false}"#,
+    );
     assert_eq!(schema.status.code(), Some(0));
     assert_eq!(
         text(&schema.stderr),
         "loss: /properties/a/format: dropped: `format: \"uuid\"` is not one gemini supports\nloss: /additionalProperties: dropped: `additionalProperties` is not in gemini's schema subset\n"
     );
     let adapted: serde_json::Value = serde_json::from_slice(&schema.stdout).unwrap();
-    assert_eq!(adapted, serde_json::json!({"type": "OBJECT", "properties": {"a": {"type": "STRING"}}}));
+    assert_eq!(
+        adapted,
+        serde_json::json!({"type": "OBJECT", "properties": {"a": {"type": "STRING"}}})
+    );
 }
 
 #[test]
@@ -134,8 +155,14 @@ fn strict_turns_a_loss_into_exit_code_1_and_writes_nothing() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stderr), "");
     // A neutral-model body is not a wire format: unreadable, exit 2.
-    let neutral = std::fs::read_to_string(fixture("neutral/request/rule-non-object-schema.json")).unwrap();
-    assert_eq!(toolwire(&["convert", "--strict", "--to", "openai-chat"], &neutral).status.code(), Some(2));
+    let neutral =
+        std::fs::read_to_string(fixture("neutral/request/rule-non-object-schema.json")).unwrap();
+    assert_eq!(
+        toolwire(&["convert", "--strict", "--to", "openai-chat"], &neutral)
+            .status
+            .code(),
+        Some(2)
+    );
 }
 
 #[test]
