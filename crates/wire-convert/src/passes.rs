@@ -42,10 +42,10 @@ pub(crate) fn order_results(messages: &mut [Message], ctx: &mut crate::Ctx<'_>) 
     let mut calls: Option<usize> = None;
     for (i, m) in messages.iter().enumerate() {
         match m.role {
-            crate::model::Role::Assistant => {
-                if m.content.iter().any(|p| matches!(p, Part::ToolCall(_))) {
-                    calls = Some(i);
-                }
+            crate::model::Role::Assistant
+                if m.content.iter().any(|p| matches!(p, Part::ToolCall(_))) =>
+            {
+                calls = Some(i);
             }
             crate::model::Role::Tool => {
                 let Some(a) = calls else { continue };
