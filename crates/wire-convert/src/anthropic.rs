@@ -35,9 +35,21 @@
 //!   settings (enabled + budget, adaptive, disabled; `display` ↔ `include`); an effort
 //!   without a budget becomes a budget (`util::effort_to_budget`, a `changed` loss);
 //!   `output_config.effort` ↔ effort, `output_config.format` ↔ a JSON-schema output
-//!   format. The official request schema (SDK 2.14) describes the non-streaming body and
-//!   has no `temperature`, `top_p` or `top_k`: `stream: true` and those settings go back to
-//!   this format when it sent them, and are a loss from any other.
+//!   format.
+//! * **Thinking constraints.** With thinking on (enabled or adaptive) the API rejects
+//!   three things, which the encoder repairs, each with a `changed` loss: a budget not
+//!   below `max_tokens` (`max_tokens` is raised to the budget plus 1024, at
+//!   `/settings/max_tokens`); a forced tool choice (`required`, one tool, or a required
+//!   `allowed` set is sent as `auto`, thinking kept, at `/tool_choice`); and a
+//!   conversation ending in an open tool loop (only tool results after the last assistant
+//!   message, which calls tools) whose assistant message does not start with a thinking
+//!   block this format signed (thinking is left out of the request, at
+//!   `/settings/reasoning`). An Anthropic source that sent such a combination gets it back
+//!   unchanged (hints `forced_thinking`, `budget_over_max`, `open_loop_thinking`).
+//! * **Sampling and streaming.** The official request schema (SDK 2.14) describes the
+//!   non-streaming body and has no `temperature`, `top_p` or `top_k`: `stream: true` and
+//!   those settings go back to this format when it sent them, and are a loss from any
+//!   other.
 //! * **Responses.** The content blocks are one choice. `stop_reason` ↔ stop kind
 //!   (`refusal` ↔ content filter, `pause_turn` ↔ pause, `model_context_window_exceeded` →
 //!   max tokens); `stop_sequence` is a vendor field. Neutral input tokens count cache reads
@@ -50,7 +62,10 @@
 //! `parts` and `is_error_false`; on media `file` (an Anthropic Files API id); on tools
 //! `custom_type` (`"type": "custom"`); on the request `effort` (the effort was
 //! `output_config.effort`), `stream` (`stream: true`), `sampling` (which of
-//! `temperature`, `top_p`, `top_k` it sent), `empty_tools` (`"tools": []`); on responses
+//! `temperature`, `top_p`, `top_k` it sent), `empty_tools` (`"tools": []`),
+//! `forced_thinking`, `budget_over_max` and `open_loop_thinking` (the source sent thinking
+//! with a forced tool choice, a budget not below `max_tokens`, an open tool loop without
+//! thinking: written back as it was); on responses
 //! `no_type`, `no_role`, `no_id`, `no_model`, `no_usage`; on usage `details`; and `nulls`
 //! (explicit nulls) everywhere.
 
@@ -321,6 +336,28 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
         ..Default::default()
     };
     let mut v = vendor_from_extra(F, &extra, &[]);
+
+    // Combinations the API rejects with thinking on: the encoder repairs them for other
+    // formats, and writes them back unchanged when the source itself sent them.
+    if matches!(
+        thinking,
+        Some(w::ThinkingConfig::Enabled(_) | w::ThinkingConfig::Adaptive(_))
+    ) {
+        if matches!(
+            tool_choice,
+            Some(w::ToolChoice::Any(_) | w::ToolChoice::Tool(_))
+        ) {
+            v.set_hint(F, "forced_thinking", true);
+        }
+        if let Some(w::ThinkingConfig::Enabled(e)) = &thinking {
+            if e.budget_tokens >= max_tokens {
+                v.set_hint(F, "budget_over_max", true);
+            }
+        }
+        if open_loop_without_thinking(&messages) {
+            v.set_hint(F, "open_loop_thinking", true);
+        }
+    }
 
     if let Some(system) = system {
         let mut msg = Message::new(Role::System, Vec::new());
@@ -965,47 +1002,73 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
     };
     let (system, messages) = encode_messages(messages, &known, ctx);
 
-    // Reasoning first: a thinking budget needs room below `max_tokens`.
+    // Reasoning first: a thinking budget needs room below `max_tokens`, and thinking
+    // decides which tool choices are allowed.
     let mut plan = match s.reasoning {
-        Some(r) => plan_reasoning(r, v.flag(F, "effort"), ctx),
+        Some(r) => {
+            // Planned aside: if thinking has to stay off, what the plan would have said
+            // about the settings is no longer true.
+            let mut aside = Ctx::new(F, ctx.options);
+            let plan = plan_reasoning(r, v.flag(F, "effort"), &mut aside);
+            if thinking_on(plan.thinking.as_ref())
+                && open_loop_without_thinking(&messages)
+                && !v.flag(F, "open_loop_thinking")
+            {
+                ctx.loss(
+                    "/settings/reasoning",
+                    LossKind::Changed,
+                    "thinking is left off for this request: the conversation ends in a tool loop (tool results answering the last assistant message), and with thinking on anthropic requires that message to start with a thinking block it signed; it has none (reasoning from another provider cannot be sent)",
+                );
+                Plan {
+                    effort: plan.effort,
+                    ..Plan::default()
+                }
+            } else {
+                for l in aside.take_losses() {
+                    ctx.loss(l.path, l.kind, l.detail);
+                }
+                plan
+            }
+        }
         None => Plan::default(),
     };
     if let Some(t) = take::<w::ThinkingConfig>(&mut fields, "thinking") {
         plan.thinking = Some(t);
     }
-    let max_tokens = match s.max_tokens {
-        Some(m) => m,
-        None => {
-            let d = match plan.budget {
-                Some(b) if b >= DEFAULT_MAX_TOKENS => b + DEFAULT_MAX_TOKENS,
-                _ => DEFAULT_MAX_TOKENS,
+    let max_tokens = match (s.max_tokens, plan.budget) {
+        (Some(m), Some(b)) if m <= b && !v.flag(F, "budget_over_max") => {
+            let raised = b.saturating_add(1024);
+            ctx.loss(
+                "/settings/max_tokens",
+                LossKind::Changed,
+                format!(
+                    "anthropic requires the thinking budget ({b}) below max_tokens: max_tokens raised from {m} to {raised}"
+                ),
+            );
+            raised
+        }
+        (Some(m), _) => m,
+        (None, budget) => {
+            let (d, why) = match budget {
+                Some(b) => (
+                    b.saturating_add(DEFAULT_MAX_TOKENS),
+                    format!(" (the thinking budget {b} plus {DEFAULT_MAX_TOKENS})"),
+                ),
+                None => (DEFAULT_MAX_TOKENS, String::new()),
             };
             ctx.loss(
                 "/max_tokens",
                 LossKind::Changed,
-                format!("anthropic requires max_tokens and the source has none: {d} written"),
+                format!("anthropic requires max_tokens and the source has none: {d} written{why}"),
             );
             d
         }
     };
-    if let (true, Some(b)) = (plan.from_effort, plan.budget) {
-        if b >= max_tokens {
-            // Half of the output for thinking, half for the answer.
-            let lower = (max_tokens / 2).max(1024);
-            ctx.loss(
-                "/settings/reasoning/effort",
-                LossKind::Changed,
-                format!("the thinking budget {b} must stay below max_tokens ({max_tokens}): lowered to {lower}"),
-            );
-            if let Some(w::ThinkingConfig::Enabled(e)) = &mut plan.thinking {
-                e.budget_tokens = lower;
-            }
-        }
-    }
 
+    let thinking = thinking_on(plan.thinking.as_ref()) && !v.flag(F, "forced_thinking");
     let tool_choice = match take::<w::ToolChoice>(&mut fields, "tool_choice") {
         Some(own) => Some(own),
-        None => encode_tool_choice(tool_choice, s.parallel_tool_calls, has_tools, ctx),
+        None => encode_tool_choice(tool_choice, s.parallel_tool_calls, has_tools, thinking, ctx),
     };
 
     let output_config = match take::<w::OutputConfig>(&mut fields, "output_config") {
@@ -1142,8 +1205,48 @@ struct Plan {
     effort: Option<w::Effort>,
     /// The thinking budget written, if any.
     budget: Option<u64>,
-    /// The budget stands in for an effort level.
-    from_effort: bool,
+}
+
+/// Whether a thinking configuration switches thinking on.
+fn thinking_on(t: Option<&w::ThinkingConfig>) -> bool {
+    matches!(
+        t,
+        Some(w::ThinkingConfig::Enabled(_) | w::ThinkingConfig::Adaptive(_))
+    )
+}
+
+/// Whether the conversation ends in an open tool loop (the last assistant message calls
+/// tools and only user turns of tool results follow it) whose assistant message does not
+/// start with a thinking block. With thinking on, the API rejects that ("a final
+/// `assistant` message must start with a thinking block").
+fn open_loop_without_thinking(messages: &[w::Message]) -> bool {
+    fn blocks(m: &w::Message) -> &[w::ContentBlock] {
+        match &m.content {
+            TextOrParts::Parts(b) => b,
+            TextOrParts::Text(_) => &[],
+        }
+    }
+    let Some(last) = messages.iter().rposition(|m| m.role == w::Role::Assistant) else {
+        return false;
+    };
+    let after = messages.get(last + 1..).unwrap_or_default();
+    let results_only = !after.is_empty()
+        && after.iter().all(|m| {
+            m.role == w::Role::User
+                && !blocks(m).is_empty()
+                && blocks(m)
+                    .iter()
+                    .all(|b| matches!(b, w::ContentBlock::ToolResult(_)))
+        });
+    let assistant = messages.get(last).map(blocks).unwrap_or_default();
+    results_only
+        && assistant
+            .iter()
+            .any(|b| matches!(b, w::ContentBlock::ToolUse(_)))
+        && !matches!(
+            assistant.first(),
+            Some(w::ContentBlock::Thinking(_) | w::ContentBlock::RedactedThinking(_))
+        )
 }
 
 fn plan_reasoning(r: ReasoningConfig, effort_hint: bool, ctx: &mut Ctx<'_>) -> Plan {
@@ -1240,7 +1343,6 @@ fn plan_reasoning(r: ReasoningConfig, effort_hint: bool, ctx: &mut Ctx<'_>) -> P
                 );
                 plan.thinking = Some(enabled(b, display));
                 plan.budget = Some(b);
-                plan.from_effort = true;
             }
             _ => ctx.loss(
                 format!("{AT}/effort"),
@@ -1256,10 +1358,13 @@ fn plan_reasoning(r: ReasoningConfig, effort_hint: bool, ctx: &mut Ctx<'_>) -> P
     plan
 }
 
+/// The tool choice (`thinking`: thinking is on, so only `auto` and `none` are allowed: a
+/// forced choice is sent as `auto`, a `changed` loss).
 fn encode_tool_choice(
     choice: Option<ToolChoice>,
     parallel: Option<bool>,
     has_tools: bool,
+    thinking: bool,
     ctx: &mut Ctx<'_>,
 ) -> Option<w::ToolChoice> {
     let disable = parallel.map(|p| !p);
@@ -1274,7 +1379,33 @@ fn encode_tool_choice(
             extra: Extra::new(),
         })
     };
+    let unforced = |what: String, ctx: &mut Ctx<'_>| {
+        ctx.loss(
+            "/tool_choice",
+            LossKind::Changed,
+            format!(
+                "with extended thinking anthropic allows only the `auto` and `none` tool choices: {what} is sent as `auto` (thinking is kept)"
+            ),
+        );
+        Some(w::ToolChoice::Auto(options(disable)))
+    };
     match choice {
+        Some(ToolChoice::Required) if thinking => {
+            unforced("`required` (some tool must be called)".to_owned(), ctx)
+        }
+        Some(ToolChoice::Tool { name }) if thinking => {
+            unforced(format!("forcing the tool `{name}`"), ctx)
+        }
+        Some(ToolChoice::Allowed {
+            names,
+            required: true,
+        }) if thinking => unforced(
+            format!(
+                "a required call of one of the tools ({}), which anthropic cannot limit either,",
+                names.join(", ")
+            ),
+            ctx,
+        ),
         Some(ToolChoice::Auto) => Some(w::ToolChoice::Auto(options(disable))),
         Some(ToolChoice::Required) => Some(w::ToolChoice::Any(options(disable))),
         Some(ToolChoice::Tool { name }) => Some(tool(name)),
@@ -2739,22 +2870,268 @@ mod tests {
             ]
         );
 
-        // With a given max_tokens below the budget, the budget is lowered.
+        // A budget with no max_tokens: the budget plus 4096.
+        let mut req = request(vec![Message::text(Role::User, "hi")]);
+        req.settings.max_tokens = None;
+        req.settings.reasoning = Some(ReasoningConfig {
+            budget_tokens: Some(2048),
+            ..Default::default()
+        });
+        let (out, losses) = to_anthropic(req);
+        assert_eq!(out["max_tokens"], 2048 + 4096);
+        assert_eq!(paths(&losses), [("/max_tokens", LossKind::Changed)]);
+        assert!(losses[0].detail.contains("6144 written"), "{losses:?}");
+    }
+
+    #[test]
+    fn a_budget_not_below_max_tokens_raises_max_tokens() {
+        // An effort's budget (medium: 8192) above max_tokens 512: the budget is kept and
+        // max_tokens raised to the budget plus 1024.
         let mut req = request(vec![Message::text(Role::User, "hi")]);
         req.settings.reasoning = Some(ReasoningConfig {
             effort: Some("medium".into()),
             ..Default::default()
         });
-        let (out, _) = to_anthropic(req);
-        assert_eq!(out["thinking"]["budget_tokens"], 1024);
+        let (out, losses) = to_anthropic(req);
+        assert_eq!(out["thinking"]["budget_tokens"], 8192);
+        assert_eq!(out["max_tokens"], 8192 + 1024);
+        assert_eq!(
+            paths(&losses),
+            [
+                ("/settings/reasoning/effort", LossKind::Changed),
+                ("/settings/max_tokens", LossKind::Changed)
+            ]
+        );
+        assert!(
+            losses[1].detail.contains("raised from 512 to 9216"),
+            "{losses:?}"
+        );
+
+        // An explicit budget equal to max_tokens is not below it either.
+        let mut req = request(vec![Message::text(Role::User, "hi")]);
+        req.settings.max_tokens = Some(2048);
+        req.settings.reasoning = Some(ReasoningConfig {
+            enabled: Some(true),
+            budget_tokens: Some(2048),
+            ..Default::default()
+        });
+        let (out, losses) = to_anthropic(req);
+        assert_eq!(
+            (&out["thinking"]["budget_tokens"], &out["max_tokens"]),
+            (&json!(2048), &json!(3072))
+        );
+        assert_eq!(
+            paths(&losses),
+            [("/settings/max_tokens", LossKind::Changed)]
+        );
+
+        // Room enough: nothing changes.
         let mut req = request(vec![Message::text(Role::User, "hi")]);
         req.settings.max_tokens = Some(10_000);
         req.settings.reasoning = Some(ReasoningConfig {
-            effort: Some("high".into()),
+            budget_tokens: Some(4096),
             ..Default::default()
         });
-        let (out, _) = to_anthropic(req);
-        assert_eq!(out["thinking"]["budget_tokens"], 5000);
+        let (out, losses) = to_anthropic(req);
+        assert_eq!(out["max_tokens"], 10_000);
+        assert!(losses.is_empty(), "{losses:?}");
+
+        // An anthropic source that sent such a budget gets it back as it was.
+        let body = json!({"model": "m", "max_tokens": 1024,
+            "thinking": {"type": "enabled", "budget_tokens": 2048},
+            "messages": [{"role": "user", "content": "hi"}]});
+        let out = convert_request(&body.to_string(), F, F, &Options::default()).unwrap();
+        assert_eq!(serde_json::from_str::<Value>(&out.value).unwrap(), body);
+        assert!(out.losses.is_empty(), "{:?}", out.losses);
+    }
+
+    fn with_tools(mut req: model::Request) -> model::Request {
+        req.tools = vec![
+            Tool::Function(ToolDef::new("f", "does f", json!({"type": "object"}))),
+            Tool::Function(ToolDef::new("g", "does g", json!({"type": "object"}))),
+        ];
+        req
+    }
+
+    #[test]
+    fn a_forced_tool_choice_with_thinking_is_sent_as_auto() {
+        let forced = [
+            ToolChoice::Required,
+            ToolChoice::Tool { name: "f".into() },
+            ToolChoice::Allowed {
+                names: vec!["f".into()],
+                required: true,
+            },
+            ToolChoice::Allowed {
+                names: vec!["f".into(), "g".into()],
+                required: true,
+            },
+        ];
+        for choice in forced {
+            let mut req = with_tools(request(vec![Message::text(Role::User, "hi")]));
+            req.settings.max_tokens = Some(8192);
+            req.settings.parallel_tool_calls = Some(false);
+            req.settings.reasoning = Some(ReasoningConfig {
+                enabled: Some(true),
+                budget_tokens: Some(2048),
+                ..Default::default()
+            });
+            req.tool_choice = Some(choice.clone());
+            let (out, losses) = to_anthropic(req);
+            assert_eq!(
+                out["thinking"],
+                json!({"type": "enabled", "budget_tokens": 2048}),
+                "{choice:?}"
+            );
+            assert_eq!(
+                out["tool_choice"],
+                json!({"type": "auto", "disable_parallel_tool_use": true}),
+                "{choice:?}"
+            );
+            assert_eq!(
+                paths(&losses),
+                [("/tool_choice", LossKind::Changed)],
+                "{choice:?}"
+            );
+            assert!(losses[0].detail.contains("`auto`"), "{losses:?}");
+        }
+
+        // Adaptive thinking (on, no budget) counts too; `none` and `auto` stay.
+        let mut req = with_tools(request(vec![Message::text(Role::User, "hi")]));
+        req.settings.reasoning = Some(ReasoningConfig {
+            enabled: Some(true),
+            ..Default::default()
+        });
+        req.tool_choice = Some(ToolChoice::Tool { name: "g".into() });
+        let (out, losses) = to_anthropic(req);
+        assert_eq!(out["thinking"], json!({"type": "adaptive"}));
+        assert_eq!(out["tool_choice"], json!({"type": "auto"}));
+        assert_eq!(paths(&losses), [("/tool_choice", LossKind::Changed)]);
+        for (choice, wire) in [(ToolChoice::None, "none"), (ToolChoice::Auto, "auto")] {
+            let mut req = with_tools(request(vec![Message::text(Role::User, "hi")]));
+            req.settings.reasoning = Some(ReasoningConfig {
+                enabled: Some(true),
+                ..Default::default()
+            });
+            req.tool_choice = Some(choice);
+            let (out, losses) = to_anthropic(req);
+            assert_eq!(out["tool_choice"], json!({"type": wire}));
+            assert!(losses.is_empty(), "{losses:?}");
+        }
+
+        // Without thinking (or with it disabled) a forced choice stays forced.
+        let mut req = with_tools(request(vec![Message::text(Role::User, "hi")]));
+        req.settings.reasoning = Some(ReasoningConfig {
+            enabled: Some(false),
+            ..Default::default()
+        });
+        req.tool_choice = Some(ToolChoice::Required);
+        let (out, losses) = to_anthropic(req);
+        assert_eq!(out["tool_choice"], json!({"type": "any"}));
+        assert!(losses.is_empty(), "{losses:?}");
+
+        // An anthropic source that sent the combination gets it back as it was.
+        let body = json!({"model": "m", "max_tokens": 4096,
+            "thinking": {"type": "enabled", "budget_tokens": 1024},
+            "tool_choice": {"type": "any"},
+            "tools": [{"name": "f", "input_schema": {"type": "object"}}],
+            "messages": [{"role": "user", "content": "hi"}]});
+        let out = convert_request(&body.to_string(), F, F, &Options::default()).unwrap();
+        assert_eq!(serde_json::from_str::<Value>(&out.value).unwrap(), body);
+        assert!(out.losses.is_empty(), "{:?}", out.losses);
+    }
+
+    #[test]
+    fn thinking_is_left_off_in_an_open_tool_loop_without_own_thinking() {
+        let gemini_thought = Part::Reasoning(Reasoning {
+            text: Some("I should call f".into()),
+            source: Some(Format::Gemini),
+            ..Default::default()
+        });
+        let own = Part::Reasoning(Reasoning {
+            text: Some("I should call f".into()),
+            signature: Some(Signed {
+                value: "sig".into(),
+                format: F,
+            }),
+            source: Some(F),
+            ..Default::default()
+        });
+        let loop_of = |reasoning: Option<Part>, then_user: bool| {
+            let mut assistant: Vec<Part> = reasoning.into_iter().collect();
+            assistant.push(call("toolu_1", "f", Arguments::Value(json!({}))));
+            let mut messages = vec![
+                Message::text(Role::User, "hi"),
+                Message::new(Role::Assistant, assistant),
+                Message::new(Role::Tool, vec![result("toolu_1", "42", false)]),
+            ];
+            if then_user {
+                messages.push(Message::text(Role::User, "and then?"));
+            }
+            let mut req = with_tools(request(messages));
+            req.settings.max_tokens = Some(8192);
+            req.settings.reasoning = Some(ReasoningConfig {
+                effort: Some("low".into()),
+                ..Default::default()
+            });
+            req.tool_choice = Some(ToolChoice::Required);
+            req
+        };
+
+        // Foreign reasoning is dropped, so the last assistant message has no thinking:
+        // thinking is left out, and so the forced choice and the effort stay as they are.
+        let (out, losses) = to_anthropic(loop_of(Some(gemini_thought), false));
+        assert_eq!(out.get("thinking"), None);
+        assert_eq!(out["tool_choice"], json!({"type": "any"}));
+        assert_eq!(out["max_tokens"], 8192);
+        assert_eq!(
+            out["messages"][1]["content"],
+            json!([{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}])
+        );
+        assert_eq!(
+            paths(&losses),
+            [
+                ("/messages/1/content/0", LossKind::Dropped),
+                ("/settings/reasoning", LossKind::Changed)
+            ]
+        );
+        assert!(losses[1].detail.contains("thinking is left off"));
+
+        // No reasoning at all: the same.
+        let (out, losses) = to_anthropic(loop_of(None, false));
+        assert_eq!(out.get("thinking"), None);
+        assert_eq!(paths(&losses), [("/settings/reasoning", LossKind::Changed)]);
+
+        // Its own signed thinking first: thinking stays on (and the choice becomes auto).
+        let (out, losses) = to_anthropic(loop_of(Some(own), false));
+        assert_eq!(
+            out["thinking"],
+            json!({"type": "enabled", "budget_tokens": 2048})
+        );
+        assert_eq!(
+            paths(&losses),
+            [
+                ("/settings/reasoning/effort", LossKind::Changed),
+                ("/tool_choice", LossKind::Changed)
+            ]
+        );
+
+        // A user message after the results closes the loop: thinking stays on.
+        let (out, _) = to_anthropic(loop_of(None, true));
+        assert_eq!(out["thinking"]["type"], "enabled");
+
+        // An anthropic source with the shape is written back as it was.
+        let body = json!({"model": "m", "max_tokens": 4096,
+        "thinking": {"type": "enabled", "budget_tokens": 1024},
+        "tools": [{"name": "f", "input_schema": {"type": "object"}}],
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "42"}]}
+        ]});
+        let out = convert_request(&body.to_string(), F, F, &Options::default()).unwrap();
+        assert_eq!(serde_json::from_str::<Value>(&out.value).unwrap(), body);
+        assert!(out.losses.is_empty(), "{:?}", out.losses);
     }
 
     #[test]

@@ -24,12 +24,15 @@
 //!   as `{"input": <schema>}` and the arguments of its calls are wrapped to match.
 //!   `toolResult` blocks carry text, `json`, image, document and video content; `status:
 //!   error` ↔ the error flag (an error result with no content gets a text block: the API
-//!   rejects it empty). `status: success` is only written when the source wrote it
-//!   (models other than Claude and Nova reject the field).
+//!   rejects it empty). A result of another format always gets a `status` (`success` or
+//!   `error`: the agent step relies on it); a bedrock result without one is written back
+//!   without one (hint `no_status`).
 //! * **Reasoning**: `reasoningContent.reasoningText` (text + signature) and
 //!   `redactedContent` ↔ reasoning with [`Signed`] tokens of format `bedrock`; tokens of
-//!   another format are dropped (a loss); its text travels as `reasoningText` (summaries
-//!   when there is no text).
+//!   another format are dropped (a loss), and so is reasoning of another provider left
+//!   with no bedrock token (Claude on Bedrock rejects unsigned reasoning, as the Anthropic
+//!   API does). Bedrock's own unsigned reasoning (other model families) stays; summaries
+//!   are sent as its text when there is no text.
 //! * **Cache**: a `cachePoint` block caches what comes before it, so it is read as a
 //!   neutral [`Cache`] on the part (or tool) before it, and written after the part that
 //!   carries one. A cache point with nothing before it is kept as an opaque part.
@@ -47,8 +50,16 @@
 //!   names them (`top_k`; `thinking: {type: enabled, budget_tokens}` or `{type:
 //!   disabled}`): read from there, and written there for another format with a `changed`
 //!   loss (other model families name them differently). An effort level becomes a token
-//!   budget (`util::effort_to_budget`). `outputConfig.textFormat` (a JSON schema given as
-//!   text) ↔ the structured-output request. Seed and penalties have no place (a loss).
+//!   budget (`util::effort_to_budget`). For another format, Claude's rules for thinking
+//!   apply, each with a `changed` loss: a `maxTokens` not above the budget is raised to
+//!   the budget plus 1024 (`/settings/max_tokens`; without `maxTokens` the model's maximum
+//!   applies and nothing is written), and thinking is not switched on when the
+//!   conversation ends in an open tool loop (only tool results after the last assistant
+//!   message, which calls tools) whose assistant message does not start with reasoning
+//!   (`/settings/reasoning`). The other keys of `additionalModelRequestFields` are kept
+//!   one vendor field each, so another format reports just those keys as dropped.
+//!   `outputConfig.textFormat` (a JSON schema given as text) ↔ the structured-output
+//!   request. Seed and penalties have no place (a loss).
 //! * **Responses**: `output.message` is the one choice. Stop reasons: `end_turn`,
 //!   `stop_sequence`, `max_tokens`, `model_context_window_exceeded` (max tokens),
 //!   `tool_use`, `guardrail_intervened` and `content_filtered` (content filter),
@@ -59,7 +70,10 @@
 //!   `metrics`, `trace` and the other response fields are vendor fields. Required fields a
 //!   neutral response lacks: `metrics` is written as `{"latencyMs": 0}` and a missing
 //!   stop reason as `end_turn` (`tool_use` when the message calls tools), without a loss;
-//!   missing usage is written as zeros with a `changed` loss.
+//!   missing usage is written as zeros with a `changed` loss. Usage values that say
+//!   nothing (zero cache counts, unknown zero counts, an empty `serverToolUsage`) are
+//!   hints, not neutral counts or vendor fields: another format neither gets nor loses
+//!   them.
 //! * The model id is `modelId`, as the SDK input form (and the fixtures) carry it; on the
 //!   REST wire it is in the URL path.
 //!
@@ -70,13 +84,16 @@
 //! message's results, when it was not call order), `role` (a response message whose role
 //! is not `assistant`), `blank` (a blank text block), `format` (a media format that does
 //! not map back from the media type), `no_format` (a document without `format`),
-//! `raw_name` (a document name outside the documented charset), `status_success`
-//! (`status: success` was written), `empty_system`, `no_messages`, `inference_config`
+//! `raw_name` (a document name outside the documented charset), `no_status` (a tool
+//! result without `status`), `empty_system`, `no_messages`, `inference_config`
 //! (an `inferenceConfig` with none of the four settings), `tool_config` (a `toolConfig`
 //! with no function tool), `amrf_keys` (the key order of `additionalModelRequestFields`),
 //! `schema_text` (the JSON-schema text of `outputConfig` as written), `no_usage`,
-//! `no_metrics`, `nulls` and `nulls.<object>`. Vendor fields `$inferenceConfig.<key>`
-//! and `$toolConfig.<key>` hold unknown fields of those objects.
+//! `no_metrics`, on usage `quiet` (unknown fields that were zero or `{}`) and `zeros`
+//! (cache counts that were 0), `nulls` and `nulls.<object>`. Vendor fields
+//! `$inferenceConfig.<key>` and `$toolConfig.<key>` hold unknown fields of those objects,
+//! and `$additionalModelRequestFields.<key>` the keys of that object the neutral model
+//! has no place for.
 
 use crate::ctx::vendor_from_extra;
 use crate::model::{
@@ -93,6 +110,10 @@ use wire_types::bedrock as w;
 use wire_types::{Extra, Format};
 
 const F: Format = Format::Bedrock;
+
+/// The prefix of the vendor fields that hold the keys of `additionalModelRequestFields`
+/// the neutral model has no place for (one field per key).
+const AMRF: &str = "$additionalModelRequestFields.";
 
 // ---------------------------------------------------------------------------------------
 // Media formats
@@ -372,8 +393,15 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
                     "/additionalModelRequestFields/thinking",
                 );
             }
-            if !m.is_empty() {
-                v.set_field(F, "additionalModelRequestFields", Value::Object(m));
+            // The rest, key by key: another format reports just the keys it drops.
+            for (k, val) in m {
+                let key = format!("{AMRF}{k}");
+                let (mut neutral, mut source) = (String::new(), String::new());
+                wire_types::push_token(&mut neutral, &key);
+                source.push_str("/additionalModelRequestFields");
+                wire_types::push_token(&mut source, &k);
+                ctx.map(neutral, source);
+                v.set_field(F, &key, val);
             }
         }
         Some(other) => v.set_field(F, "additionalModelRequestFields", other),
@@ -884,12 +912,12 @@ fn decode_audio(a: w::AudioBlock) -> Result<Part, w::AudioBlock> {
 fn decode_tool_result(r: w::ToolResultBlock, ctx: &mut Ctx<'_>) -> Part {
     let mut meta = meta_of(&r.extra);
     let is_error = match r.status {
-        None => false,
-        Some(w::ToolResultStatus::Error) => true,
-        Some(w::ToolResultStatus::Success) => {
-            meta.vendor.set_hint(F, "status_success", true);
+        None => {
+            meta.vendor.set_hint(F, "no_status", true);
             false
         }
+        Some(w::ToolResultStatus::Error) => true,
+        Some(w::ToolResultStatus::Success) => false,
         Some(other) => {
             meta.vendor
                 .set_field(F, "status", Value::String(other.as_str().to_owned()));
@@ -1022,10 +1050,38 @@ fn stop_reason(r: &w::StopReason) -> StopReason {
     }
 }
 
+/// Whether a usage value says nothing: zero, or an empty object (`serverToolUsage: {}`).
+fn says_nothing(v: &Value) -> bool {
+    v.as_f64() == Some(0.0) || v.as_object().is_some_and(Map::is_empty)
+}
+
 fn decode_usage(u: w::Usage) -> Usage {
-    let read = u.cache_read_input_tokens;
-    let write = u.cache_write_input_tokens;
     let mut v = vendor_from_extra(F, &u.extra, &[]);
+    // Zero counts and empty objects carry nothing, so another format loses nothing: they
+    // are hints (written back here only), not fields or neutral counts.
+    let quiet: Map<String, Value> = v
+        .fields
+        .iter()
+        .filter(|(_, x)| says_nothing(x))
+        .map(|(k, x)| (k.clone(), x.clone()))
+        .collect();
+    let mut zeros = Vec::new();
+    let mut counted = |key: &str, n: Option<u64>| match n {
+        Some(0) => {
+            zeros.push(Value::from(key));
+            None
+        }
+        n => n,
+    };
+    let read = counted("cacheReadInputTokens", u.cache_read_input_tokens);
+    let write = counted("cacheWriteInputTokens", u.cache_write_input_tokens);
+    if !quiet.is_empty() {
+        v.fields.retain(|k, _| !quiet.contains_key(k));
+        v.set_hint(F, "quiet", Value::Object(quiet));
+    }
+    if !zeros.is_empty() {
+        v.set_hint(F, "zeros", zeros);
+    }
     field(&mut v, "cacheDetails", &u.cache_details);
     Usage {
         input_tokens: Some(
@@ -1171,37 +1227,17 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
 
     // Settings.
     let s = req.settings;
-    let inference_extra = sub_extra_encode(
-        &mut fields,
-        &v,
-        "inferenceConfig",
-        w::InferenceConfig::FIELDS,
-    );
-    let ic = w::InferenceConfig {
-        max_tokens: s.max_tokens,
-        temperature: s.temperature,
-        top_p: s.top_p,
-        stop_sequences: s.stop,
-        extra: inference_extra,
-    };
-    let inference_config = (ic.max_tokens.is_some()
-        || ic.temperature.is_some()
-        || ic.top_p.is_some()
-        || ic.stop_sequences.is_some()
-        || !ic.extra.is_empty()
-        || v.flag(F, "inference_config"))
-    .then_some(ic);
     for (set, key, what) in [
-        (s.seed.is_some(), "seed", "a sampling seed"),
+        (s.seed.is_some(), "seed", "sampling seed"),
         (
             s.presence_penalty.is_some(),
             "presence_penalty",
-            "a presence penalty",
+            "presence penalty",
         ),
         (
             s.frequency_penalty.is_some(),
             "frequency_penalty",
-            "a frequency penalty",
+            "frequency penalty",
         ),
     ] {
         if set {
@@ -1226,7 +1262,50 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
             "bedrock streams through the ConverseStream endpoint, not a body field",
         );
     }
-    let amrf = encode_amrf(&mut fields, &v, s.top_k, s.reasoning.as_ref(), ctx);
+    // Thinking before inferenceConfig: its budget must stay below maxTokens.
+    let open_loop = open_loop_without_reasoning(&messages);
+    let (amrf, budget) = encode_amrf(
+        &mut fields,
+        &v,
+        s.top_k,
+        s.reasoning.as_ref(),
+        open_loop,
+        ctx,
+    );
+    let max_tokens = match (s.max_tokens, budget.and_then(|b| u64::try_from(b).ok())) {
+        (Some(m), Some(b)) if m <= b => {
+            let raised = b.saturating_add(1024);
+            ctx.loss(
+                "/settings/max_tokens",
+                LossKind::Changed,
+                format!(
+                    "Claude requires the thinking budget ({b}) below maxTokens: maxTokens raised from {m} to {raised}"
+                ),
+            );
+            Some(raised)
+        }
+        (m, _) => m,
+    };
+    let inference_extra = sub_extra_encode(
+        &mut fields,
+        &v,
+        "inferenceConfig",
+        w::InferenceConfig::FIELDS,
+    );
+    let ic = w::InferenceConfig {
+        max_tokens,
+        temperature: s.temperature,
+        top_p: s.top_p,
+        stop_sequences: s.stop,
+        extra: inference_extra,
+    };
+    let inference_config = (ic.max_tokens.is_some()
+        || ic.temperature.is_some()
+        || ic.top_p.is_some()
+        || ic.stop_sequences.is_some()
+        || !ic.extra.is_empty()
+        || v.flag(F, "inference_config"))
+    .then_some(ic);
 
     let output_config = match req.output_format {
         None => take_field::<Value>(&mut fields, "outputConfig"),
@@ -1384,24 +1463,33 @@ fn extra_from(
 }
 
 /// `additionalModelRequestFields`: the source's own (same format), plus `top_k` and
-/// Claude's `thinking`.
+/// Claude's `thinking` (`open_loop`: see [`open_loop_without_reasoning`]). Also the
+/// thinking budget written for another format, if any.
 fn encode_amrf(
     fields: &mut Map<String, Value>,
     v: &Vendor,
     top_k: Option<u64>,
     reasoning: Option<&ReasoningConfig>,
+    open_loop: bool,
     ctx: &mut Ctx<'_>,
-) -> Option<Value> {
+) -> (Option<Value>, Option<i64>) {
     let order = v.hint(F, "amrf_keys").and_then(Value::as_array).cloned();
     let same = order.is_some();
-    let mut m = match fields.shift_remove("additionalModelRequestFields") {
-        Some(Value::Object(m)) => m,
-        Some(other) => {
-            // Only the same format writes a non-object, and then nothing was taken out.
-            return Some(other);
+    if let Some(other) = fields.shift_remove("additionalModelRequestFields") {
+        // Only the same format writes a non-object, and then nothing was taken out.
+        return (Some(other), None);
+    }
+    let keys: Vec<String> = fields
+        .keys()
+        .filter(|k| k.starts_with(AMRF))
+        .cloned()
+        .collect();
+    let mut m = Map::new();
+    for k in keys {
+        if let (Some(name), Some(val)) = (k.strip_prefix(AMRF), fields.shift_remove(&k)) {
+            m.insert(name.to_owned(), val);
         }
-        None => Map::new(),
-    };
+    }
     if let Some(k) = top_k {
         if !same {
             ctx.loss(
@@ -1412,9 +1500,11 @@ fn encode_amrf(
         }
         m.insert("top_k".into(), Value::from(k));
     }
+    let mut budget = None;
     if let Some(r) = reasoning {
-        if let Some(t) = encode_thinking(r, same, ctx) {
+        if let Some((t, b)) = encode_thinking(r, same, open_loop, ctx) {
             m.insert("thinking".into(), t);
+            budget = b.filter(|_| !same);
         }
     }
     if let Some(order) = order {
@@ -1427,37 +1517,49 @@ fn encode_amrf(
         sorted.extend(m);
         m = sorted;
     }
-    (same || !m.is_empty()).then_some(Value::Object(m))
+    ((same || !m.is_empty()).then_some(Value::Object(m)), budget)
 }
 
-/// Claude's `thinking` for neutral reasoning settings.
-fn encode_thinking(r: &ReasoningConfig, same: bool, ctx: &mut Ctx<'_>) -> Option<Value> {
+/// Claude's `thinking` for neutral reasoning settings, and the budget it sets. Thinking is
+/// not switched on for another format when `open_loop` (the conversation ends in a tool
+/// loop whose assistant message has no reasoning to send back: Claude rejects that).
+fn encode_thinking(
+    r: &ReasoningConfig,
+    same: bool,
+    open_loop: bool,
+    ctx: &mut Ctx<'_>,
+) -> Option<(Value, Option<i64>)> {
     let at = "/settings/reasoning";
-    if r.include == Some(false) {
-        ctx.loss(
-            format!("{at}/include"),
-            LossKind::Dropped,
-            "bedrock returns the reasoning whenever thinking is on",
-        );
-    }
+    let include_lost = |ctx: &mut Ctx<'_>| {
+        if r.include == Some(false) {
+            ctx.loss(
+                format!("{at}/include"),
+                LossKind::Dropped,
+                "bedrock returns the reasoning whenever thinking is on",
+            );
+        }
+    };
     let note = "sent as Claude's `thinking` in additionalModelRequestFields (other model families name it differently)";
     let disabled = r.enabled == Some(false)
         || r.effort.as_deref() == Some("none")
         || r.budget_tokens.is_some_and(|b| b <= 0);
-    let (value, detail) = if disabled {
-        (json!({"type": "disabled"}), note.to_owned())
+    let (value, budget, detail) = if disabled {
+        (json!({"type": "disabled"}), None, note.to_owned())
     } else if let Some(b) = r.budget_tokens {
         (
             json!({"type": "enabled", "budget_tokens": b}),
+            Some(b),
             note.to_owned(),
         )
     } else if let Some(e) = &r.effort {
         match effort_to_budget(e) {
             Some(b) => (
                 json!({"type": "enabled", "budget_tokens": b}),
+                Some(b),
                 format!("effort `{e}` {note} with a budget of {b} tokens"),
             ),
             None => {
+                include_lost(ctx);
                 ctx.loss(
                     format!("{at}/effort"),
                     LossKind::Dropped,
@@ -1469,15 +1571,58 @@ fn encode_thinking(r: &ReasoningConfig, same: bool, ctx: &mut Ctx<'_>) -> Option
     } else if r.enabled == Some(true) {
         (
             json!({"type": "enabled", "budget_tokens": 1024}),
+            Some(1024),
             format!("{note}, with the minimum budget of 1024 tokens (the source gave none)"),
         )
     } else {
+        include_lost(ctx);
         return None;
     };
+    if budget.is_some() && open_loop && !same {
+        ctx.loss(
+            at,
+            LossKind::Changed,
+            "thinking is not switched on for this request: the conversation ends in a tool loop (tool results answering the last assistant message), and with thinking on Claude requires that message to start with its own signed reasoning; it has none (reasoning from another provider cannot be sent)",
+        );
+        return None;
+    }
+    include_lost(ctx);
     if !same {
         ctx.loss(at, LossKind::Changed, detail);
     }
-    Some(value)
+    Some((value, budget))
+}
+
+/// Whether the conversation ends in an open tool loop (the last assistant message calls
+/// tools and only user messages of tool results follow it) whose assistant message does
+/// not start with reasoning. With thinking on, Claude rejects that ("a final `assistant`
+/// message must start with a thinking block").
+fn open_loop_without_reasoning(messages: &[w::Message]) -> bool {
+    let Some(last) = messages.iter().rposition(|m| m.role == w::Role::Assistant) else {
+        return false;
+    };
+    let result = |b: &w::ContentBlock| matches!(b, w::ContentBlock::ToolResult(_));
+    let after = messages.get(last + 1..).unwrap_or_default();
+    let results_only = !after.is_empty()
+        && after.iter().all(|m| {
+            m.role == w::Role::User
+                && m.content.iter().any(result)
+                && m.content
+                    .iter()
+                    .all(|b| result(b) || matches!(b, w::ContentBlock::CachePoint(_)))
+        });
+    let assistant = messages
+        .get(last)
+        .map(|m| m.content.as_slice())
+        .unwrap_or_default();
+    results_only
+        && assistant
+            .iter()
+            .any(|b| matches!(b, w::ContentBlock::ToolUse(_)))
+        && !matches!(
+            assistant.first(),
+            Some(w::ContentBlock::ReasoningContent(_))
+        )
 }
 
 /// Encodes tool definitions as a Converse `toolConfig` (no tool choice; `None` for none).
@@ -1881,6 +2026,19 @@ fn encode_reasoning(r: Reasoning, pat: &str, out: &mut Vec<w::ContentBlock>, ctx
     let Some(view) = ctx.reasoning(&r, pat) else {
         return;
     };
+    if view.signature.is_none() && view.encrypted.is_none() && r.source != Some(F) {
+        let from = r
+            .source
+            .map_or_else(|| "an unknown provider".to_owned(), |f| f.to_string());
+        ctx.loss(
+            pat.to_owned(),
+            LossKind::Dropped,
+            format!(
+                "Claude on bedrock accepts only reasoning it signed: reasoning from {from} is dropped (it would go as reasoningText without a signature)"
+            ),
+        );
+        return;
+    }
     if r.id.is_some() {
         ctx.loss(
             format!("{pat}/id"),
@@ -2050,12 +2208,15 @@ fn encode_result(r: ToolResult, pat: &str, env: &mut Env, ctx: &mut Ctx<'_>) -> 
             ),
         }
     }
+    // Always a status (the agent step reads it), except where a bedrock source had none.
     let status = if r.is_error {
         Some(w::ToolResultStatus::Error)
-    } else if r.meta.vendor.flag(F, "status_success") {
-        Some(w::ToolResultStatus::Success)
-    } else {
+    } else if status_field.is_some() {
         status_field
+    } else if r.meta.vendor.flag(F, "no_status") {
+        None
+    } else {
+        Some(w::ToolResultStatus::Success)
     };
     if r.is_error && content.is_empty() {
         ctx.loss(
@@ -2507,8 +2668,24 @@ fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::StopReason {
 
 fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
     let mut fields = ctx.vendor_fields(&u.vendor, "/usage");
-    let read = u.cached_input_tokens;
-    let write = u.cache_write_tokens;
+    if let Some(Value::Object(quiet)) = u.vendor.hint(F, "quiet") {
+        for (k, x) in quiet {
+            fields.insert(k.clone(), x.clone());
+        }
+    }
+    let zero = |key: &str| {
+        u.vendor
+            .hint(F, "zeros")
+            .and_then(Value::as_array)
+            .is_some_and(|z| z.iter().any(|x| x == key))
+            .then_some(0)
+    };
+    let read = u
+        .cached_input_tokens
+        .or_else(|| zero("cacheReadInputTokens"));
+    let write = u
+        .cache_write_tokens
+        .or_else(|| zero("cacheWriteInputTokens"));
     let input = u.input_tokens.unwrap_or_else(|| {
         ctx.loss(
             "/usage/input_tokens",
@@ -2816,7 +2993,6 @@ mod tests {
                         {"text": "Look:"},
                         {"document": {"format": "pdf", "name": "Document 1", "source": {"bytes": "JVBERi0xLjQK"}}}]},
                     {"role": "assistant", "content": [
-                        {"reasoningContent": {"reasoningText": {"text": "thinking…"}}},
                         {"text": "Done."}]}],
                 "additionalModelRequestFields": {"top_k": 5, "thinking": {"type": "enabled", "budget_tokens": 16384}}
             })
@@ -2830,11 +3006,432 @@ mod tests {
                 ("/messages/0/content/2/name", LossKind::Changed),
                 ("/messages/0/content/3", LossKind::Dropped),
                 ("/messages/1/content/0/signature", LossKind::Dropped),
+                ("/messages/1/content/0", LossKind::Dropped),
                 ("/tool_choice", LossKind::Changed),
                 ("/tools/0", LossKind::Dropped),
                 ("/settings/parallel_tool_calls", LossKind::Dropped),
                 ("/settings/top_k", LossKind::Changed),
                 ("/settings/reasoning", LossKind::Changed),
+            ]
+        );
+    }
+
+    fn paths(losses: &[crate::Loss]) -> Vec<(&str, LossKind)> {
+        losses.iter().map(|l| (l.path.as_str(), l.kind)).collect()
+    }
+
+    fn call(id: &str) -> Part {
+        Part::ToolCall(ToolCall {
+            id: id.into(),
+            synthetic_id: false,
+            name: "f".into(),
+            arguments: Arguments::Value(json!({})),
+            meta: PartMeta::default(),
+        })
+    }
+
+    fn result(id: &str, is_error: bool) -> Part {
+        Part::ToolResult(ToolResult {
+            call_id: id.into(),
+            name: Some("f".into()),
+            content: vec![Part::text("42")],
+            is_error,
+            meta: PartMeta::default(),
+        })
+    }
+
+    fn with_settings(messages: Vec<Message>, settings: Settings) -> model::Request {
+        model::Request {
+            model: Some("m".into()),
+            messages,
+            tools: vec![Tool::Function(ToolDef::new(
+                "f",
+                "F",
+                json!({"type": "object"}),
+            ))],
+            settings,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn reasoning_without_a_bedrock_token_is_sent_only_when_bedrock_made_it() {
+        let reasoning = |source: Option<Format>, signature: Option<Signed>| {
+            Part::Reasoning(Reasoning {
+                text: Some("step by step".into()),
+                signature,
+                source,
+                ..Default::default()
+            })
+        };
+        let bedrock_sig = Signed {
+            value: "c2ln".into(),
+            format: F,
+        };
+        let r = with_settings(
+            vec![
+                Message::text(Role::User, "hi"),
+                Message::new(
+                    Role::Assistant,
+                    vec![
+                        // Foreign and unsigned: dropped.
+                        reasoning(Some(Format::OpenaiResponses), None),
+                        // Unknown provider: dropped.
+                        reasoning(None, None),
+                        // Bedrock's own, unsigned (another model family): kept.
+                        reasoning(Some(F), None),
+                        // Bedrock-signed: kept with its signature.
+                        reasoning(Some(F), Some(bedrock_sig)),
+                        Part::text("Done."),
+                    ],
+                ),
+            ],
+            Settings::default(),
+        );
+        let (out, losses) = enc(r);
+        assert_eq!(
+            out["messages"][1]["content"],
+            json!([
+                {"reasoningContent": {"reasoningText": {"text": "step by step"}}},
+                {"reasoningContent": {"reasoningText": {"text": "step by step", "signature": "c2ln"}}},
+                {"text": "Done."}
+            ])
+        );
+        assert_eq!(
+            paths(&losses),
+            [
+                ("/messages/1/content/0", LossKind::Dropped),
+                ("/messages/1/content/1", LossKind::Dropped)
+            ]
+        );
+        assert!(losses[0].detail.contains("from openai-responses"));
+    }
+
+    #[test]
+    fn thinking_is_not_switched_on_in_an_open_tool_loop_without_reasoning() {
+        let thinking = Settings {
+            max_tokens: Some(8192),
+            reasoning: Some(ReasoningConfig {
+                enabled: Some(true),
+                budget_tokens: Some(2048),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let foreign = Part::Reasoning(Reasoning {
+            text: Some("call f".into()),
+            source: Some(Format::Gemini),
+            ..Default::default()
+        });
+        let own = Part::Reasoning(Reasoning {
+            text: Some("call f".into()),
+            signature: Some(Signed {
+                value: "c2ln".into(),
+                format: F,
+            }),
+            source: Some(F),
+            ..Default::default()
+        });
+        let conversation = |reasoning: Option<Part>, then_user: bool| {
+            let mut assistant: Vec<Part> = reasoning.into_iter().collect();
+            assistant.push(call("c1"));
+            let mut m = vec![
+                Message::text(Role::User, "hi"),
+                Message::new(Role::Assistant, assistant),
+                Message::new(Role::Tool, vec![result("c1", false)]),
+            ];
+            if then_user {
+                m.push(Message::text(Role::User, "and?"));
+            }
+            m
+        };
+
+        // Foreign reasoning is dropped: nothing to send back, thinking stays off.
+        let (out, losses) = enc(with_settings(
+            conversation(Some(foreign), false),
+            thinking.clone(),
+        ));
+        assert_eq!(out.get("additionalModelRequestFields"), None);
+        assert_eq!(out["inferenceConfig"], json!({"maxTokens": 8192}));
+        assert_eq!(
+            paths(&losses),
+            [
+                ("/messages/1/content/0", LossKind::Dropped),
+                ("/settings/reasoning", LossKind::Changed)
+            ]
+        );
+        assert!(losses[1].detail.contains("not switched on"));
+
+        // No reasoning at all: the same.
+        let (out, losses) = enc(with_settings(conversation(None, false), thinking.clone()));
+        assert_eq!(out.get("additionalModelRequestFields"), None);
+        assert_eq!(paths(&losses), [("/settings/reasoning", LossKind::Changed)]);
+
+        // Its own signed reasoning first, or a user message after the results: thinking on.
+        let on = json!({"thinking": {"type": "enabled", "budget_tokens": 2048}});
+        let (out, _) = enc(with_settings(
+            conversation(Some(own), false),
+            thinking.clone(),
+        ));
+        assert_eq!(out["additionalModelRequestFields"], on);
+        let (out, _) = enc(with_settings(conversation(None, true), thinking.clone()));
+        assert_eq!(out["additionalModelRequestFields"], on);
+
+        // Switching thinking off is allowed.
+        let off = Settings {
+            reasoning: Some(ReasoningConfig {
+                enabled: Some(false),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let (out, _) = enc(with_settings(conversation(None, false), off));
+        assert_eq!(
+            out["additionalModelRequestFields"],
+            json!({"thinking": {"type": "disabled"}})
+        );
+
+        // A bedrock source with the shape is written back as it was.
+        let body = json!({
+            "modelId": "m",
+            "messages": [
+                {"role": "user", "content": [{"text": "hi"}]},
+                {"role": "assistant", "content": [{"toolUse": {"toolUseId": "c1", "name": "f", "input": {}}}]},
+                {"role": "user", "content": [{"toolResult": {"toolUseId": "c1", "content": [{"text": "42"}]}}]}
+            ],
+            "toolConfig": {"tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object"}}}}]},
+            "inferenceConfig": {"maxTokens": 1024},
+            "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 2048}}
+        });
+        let out = crate::convert_request_value(&body, F, F, &crate::Options::default()).unwrap();
+        assert_eq!(out.value, body);
+        assert!(out.losses.is_empty(), "{:?}", out.losses);
+    }
+
+    #[test]
+    fn a_budget_not_below_max_tokens_raises_max_tokens() {
+        let settings = |max_tokens, reasoning| Settings {
+            max_tokens,
+            reasoning: Some(reasoning),
+            ..Default::default()
+        };
+        let budget = |b| ReasoningConfig {
+            budget_tokens: Some(b),
+            ..Default::default()
+        };
+        let hi = || vec![Message::text(Role::User, "hi")];
+
+        let (out, losses) = enc(with_settings(hi(), settings(Some(200), budget(2048))));
+        assert_eq!(out["inferenceConfig"]["maxTokens"], 2048 + 1024);
+        assert_eq!(
+            out["additionalModelRequestFields"]["thinking"]["budget_tokens"],
+            2048
+        );
+        assert_eq!(
+            paths(&losses),
+            [
+                ("/settings/reasoning", LossKind::Changed),
+                ("/settings/max_tokens", LossKind::Changed)
+            ]
+        );
+        assert!(losses[1].detail.contains("raised from 200 to 3072"));
+
+        // An effort's budget (high: 16384) equal to maxTokens is not below it.
+        let effort = ReasoningConfig {
+            effort: Some("high".into()),
+            ..Default::default()
+        };
+        let (out, losses) = enc(with_settings(hi(), settings(Some(16384), effort)));
+        assert_eq!(out["inferenceConfig"]["maxTokens"], 16384 + 1024);
+        assert_eq!(
+            paths(&losses)[1],
+            ("/settings/max_tokens", LossKind::Changed)
+        );
+
+        // Room enough, or no maxTokens (the model's maximum applies): unchanged.
+        let (out, losses) = enc(with_settings(hi(), settings(Some(4096), budget(2048))));
+        assert_eq!(out["inferenceConfig"]["maxTokens"], 4096);
+        assert_eq!(paths(&losses), [("/settings/reasoning", LossKind::Changed)]);
+        let (out, _) = enc(with_settings(hi(), settings(None, budget(2048))));
+        assert_eq!(out.get("inferenceConfig"), None);
+
+        // Thinking off: no budget to make room for.
+        let off = ReasoningConfig {
+            enabled: Some(false),
+            budget_tokens: Some(2048),
+            ..Default::default()
+        };
+        let (out, _) = enc(with_settings(hi(), settings(Some(200), off)));
+        assert_eq!(out["inferenceConfig"]["maxTokens"], 200);
+
+        // A bedrock source with such a budget is written back as it was.
+        let body = json!({
+            "modelId": "m",
+            "messages": [{"role": "user", "content": [{"text": "hi"}]}],
+            "inferenceConfig": {"maxTokens": 200},
+            "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 2048}}
+        });
+        let out = crate::convert_request_value(&body, F, F, &crate::Options::default()).unwrap();
+        assert_eq!(out.value, body);
+        assert!(out.losses.is_empty(), "{:?}", out.losses);
+    }
+
+    #[test]
+    fn results_of_another_format_always_carry_a_status() {
+        let r = with_settings(
+            vec![
+                Message::text(Role::User, "hi"),
+                Message::new(Role::Assistant, vec![call("c1"), call("c2")]),
+                Message::new(Role::Tool, vec![result("c1", false), result("c2", true)]),
+            ],
+            Settings::default(),
+        );
+        let (out, losses) = enc(r);
+        let statuses: Vec<&Value> = out["messages"][2]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| &b["toolResult"]["status"])
+            .collect();
+        assert_eq!(statuses, [&json!("success"), &json!("error")]);
+        assert!(losses.is_empty(), "{losses:?}");
+
+        // Bedrock results keep what they had: no status, success, error.
+        let body = json!({
+            "modelId": "m",
+            "messages": [
+                {"role": "user", "content": [{"text": "hi"}]},
+                {"role": "assistant", "content": [
+                    {"toolUse": {"toolUseId": "c1", "name": "f", "input": {}}},
+                    {"toolUse": {"toolUseId": "c2", "name": "f", "input": {}}},
+                    {"toolUse": {"toolUseId": "c3", "name": "f", "input": {}}}]},
+                {"role": "user", "content": [
+                    {"toolResult": {"toolUseId": "c1", "content": [{"text": "1"}]}},
+                    {"toolResult": {"toolUseId": "c2", "content": [{"text": "2"}], "status": "success"}},
+                    {"toolResult": {"toolUseId": "c3", "content": [{"text": "3"}], "status": "error"}}]}
+            ],
+            "toolConfig": {"tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object"}}}}]}
+        });
+        let out = crate::convert_request_value(&body, F, F, &crate::Options::default()).unwrap();
+        assert_eq!(out.value, body);
+        assert!(out.losses.is_empty(), "{:?}", out.losses);
+    }
+
+    #[test]
+    fn only_the_dropped_keys_of_additional_fields_are_reported() {
+        let body = json!({
+            "modelId": "m",
+            "messages": [{"role": "user", "content": [{"text": "hi"}]}],
+            "additionalModelRequestFields": {
+                "top_k": 40,
+                "anthropic_beta": ["token-efficient-tools-2025-02-19"],
+                "thinking": {"type": "enabled", "budget_tokens": 2048},
+                "a/b": 1
+            }
+        });
+        let opts = crate::Options::default();
+        let out = crate::convert_request_value(&body, F, Format::Gemini, &opts).unwrap();
+        let dropped: Vec<&str> = out
+            .losses
+            .iter()
+            .filter(|l| l.path.starts_with("/additionalModelRequestFields"))
+            .filter(|l| l.kind == LossKind::Dropped)
+            .map(|l| l.path.as_str())
+            .collect();
+        assert_eq!(
+            dropped,
+            [
+                "/additionalModelRequestFields/anthropic_beta",
+                "/additionalModelRequestFields/a~1b"
+            ]
+        );
+        assert!(
+            !out.losses
+                .iter()
+                .any(|l| l.path == "/additionalModelRequestFields"),
+            "{:?}",
+            out.losses
+        );
+        // The same format gets every key back, in its order.
+        let out = crate::convert_request_value(&body, F, F, &opts).unwrap();
+        assert_eq!(out.value, body);
+        assert_eq!(
+            out.value["additionalModelRequestFields"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            ["top_k", "anthropic_beta", "thinking", "a/b"]
+        );
+        assert!(out.losses.is_empty(), "{:?}", out.losses);
+    }
+
+    #[test]
+    fn usage_that_says_nothing_is_no_loss_elsewhere() {
+        let body = json!({
+            "output": {"message": {"role": "assistant", "content": [{"text": "hi"}]}},
+            "stopReason": "end_turn",
+            "usage": {
+                "cacheReadInputTokenCount": 0,
+                "cacheReadInputTokens": 0,
+                "cacheWriteInputTokenCount": 0,
+                "cacheWriteInputTokens": 0,
+                "inputTokens": 22,
+                "outputTokens": 57,
+                "serverToolUsage": {},
+                "totalTokens": 79
+            },
+            "metrics": {"latencyMs": 1}
+        });
+        let opts = crate::Options::default();
+        for to in [Format::OpenaiChat, Format::Gemini, Format::Ollama] {
+            let out = crate::convert_response_value(&body, F, to, &opts).unwrap();
+            assert!(
+                !out.losses.iter().any(|l| l.path.starts_with("/usage")),
+                "{to}: {:?}",
+                out.losses
+            );
+        }
+        let out = crate::convert_response_value(&body, F, F, &opts).unwrap();
+        assert_eq!(out.value, body);
+        assert!(out.losses.is_empty(), "{:?}", out.losses);
+
+        // What does say something is still carried or reported.
+        let mut busy = body.clone();
+        busy["usage"]["cacheReadInputTokens"] = json!(5);
+        busy["usage"]["serverToolUsage"] = json!({"webSearch": 1});
+        let out = crate::convert_response_value(&busy, F, Format::Ollama, &opts).unwrap();
+        let usage: Vec<(&str, LossKind)> = paths(&out.losses)
+            .into_iter()
+            .filter(|(p, _)| p.starts_with("/usage/"))
+            .collect();
+        assert_eq!(
+            usage,
+            [
+                ("/usage/serverToolUsage", LossKind::Dropped),
+                ("/usage/cached_input_tokens", LossKind::Dropped),
+                ("/usage/total_tokens", LossKind::Dropped)
+            ]
+        );
+    }
+
+    #[test]
+    fn settings_without_a_place_are_reported_in_plain_words() {
+        let r = with_settings(
+            vec![Message::text(Role::User, "hi")],
+            Settings {
+                seed: Some(7),
+                presence_penalty: Some(1.into()),
+                ..Default::default()
+            },
+        );
+        let (_, losses) = enc(r);
+        let details: Vec<&str> = losses.iter().map(|l| l.detail.as_str()).collect();
+        assert_eq!(
+            details,
+            [
+                "bedrock converse has no sampling seed",
+                "bedrock converse has no presence penalty"
             ]
         );
     }
