@@ -5,7 +5,9 @@
 //!   items: system `text`; user `text` and `image_url` (`data:` URLs ↔ base64); assistant
 //!   `text` and `thinking`; tool `text` and `document`. What a role cannot carry is
 //!   dropped with a loss. An image's `detail` is a vendor field; the `detail` of OpenAI
-//!   Chat and Mistral images is carried too (same word, same values).
+//!   Chat and Mistral images is carried too (same word, same values). An empty text part
+//!   of another format (a Gemini signature-only part, say) is not sent as an empty `text`
+//!   item; Cohere's own item list (hint `parts`) is written back as it came.
 //! * Assistant `thinking` items ↔ [`Reasoning`](crate::model::Reasoning) with source `cohere` (no signature).
 //!   The assistant's `tool_plan` (the model's plan, written before it calls tools) is
 //!   reasoning too: a [`Reasoning`](crate::model::Reasoning) with source `cohere` and the hint `tool_plan`, placed
@@ -15,7 +17,8 @@
 //! * Tool calls carry JSON-text arguments (kept byte for byte, `"null"` included). Each
 //!   result is one `tool` message with `tool_call_id`; Cohere has no tool name on results
 //!   (a loss only when the call is not in the conversation to name it) and no error flag:
-//!   a failed result's text is prefixed `Error: ` (a `changed` loss). A `document` item
+//!   a failed result's text is prefixed `Error: ` (a `changed` loss; a text that already
+//!   starts with `Error:` keeps its text). A `document` item
 //!   of a result ↔ a [`Json`] part (its `data`; its `id` is a vendor field); a text
 //!   document becomes a `document` item with `text` (and `title`); images in results
 //!   cannot be sent.
@@ -25,13 +28,18 @@
 //! * Settings: `max_tokens`, `temperature`, `p` ↔ top_p, `k` ↔ top_k, `seed`,
 //!   `stop_sequences`, penalties, `stream`; `thinking` `{type, token_budget}` ↔
 //!   [`ReasoningConfig`] (`enabled`, `budget_tokens`; an effort level becomes a budget, a
-//!   `changed` loss); `response_format` `text` / `json_object` (with a schema ↔
+//!   `changed` loss; losses about them point at `thinking/type` and
+//!   `thinking/token_budget`); `response_format` `text` / `json_object` (with a schema ↔
 //!   [`OutputFormat::JsonSchema`]). `documents`, `citation_options`, `safety_mode`,
 //!   `strict_tools` and `logprobs` are vendor fields; tools that are all strict are
 //!   sent with `strict_tools: true` (a strict flag on some tools only is a loss).
 //! * Responses: `finish_reason` `COMPLETE` → end of turn, `STOP_SEQUENCE` → stop
 //!   sequence, `MAX_TOKENS` → max tokens, `TOOL_CALL` → tool use, `ERROR` and `TIMEOUT` →
-//!   error; usage `tokens.input_tokens` / `output_tokens` ↔ input / output tokens and
+//!   error (Cohere's own value is written back as it came). Another format's stop reason
+//!   is mapped by kind into the closed set: a content filter or refusal → `ERROR` (the
+//!   answer did not end by itself, and `COMPLETE` would pass it off as complete); a
+//!   pause or an unknown reason → `COMPLETE`; each a `changed` loss. Usage
+//!   `tokens.input_tokens` / `output_tokens` ↔ input / output tokens and
 //!   `cached_tokens` ↔ cached input tokens (it is the part of the input read from the
 //!   cache); `billed_units` is a vendor field. One message only: further choices are
 //!   dropped with a loss.
@@ -153,6 +161,12 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
     ] {
         ctx.map(format!("/settings/{neutral}"), format!("/{source}"));
     }
+    // The reasoning settings' own names in `thinking`.
+    ctx.map(
+        "/settings/reasoning/budget_tokens",
+        "/thinking/token_budget",
+    );
+    ctx.map("/settings/reasoning/enabled", "/thinking/type");
     match req.thinking {
         None => {}
         Some(t) if t.extra.is_empty() && t.kind.is_known() => {
@@ -981,9 +995,19 @@ fn encode_content(
     place: Place,
     ctx: &mut Ctx<'_>,
 ) -> Option<TextOrParts<w::Content>> {
+    // Cohere's own item list is written back as it came; otherwise an empty text part
+    // (a Gemini signature-only part, say) is not sent as an empty item.
+    let own = v.flag(F, "parts");
+    let mut empty = false;
     let mut out = Vec::with_capacity(parts.len());
     for (j, p) in parts {
         let pat = format!("{at}/content/{j}");
+        if !own && is_empty_text(&p) {
+            part_meta(p.meta(), &pat, ctx);
+            let _ = ctx.vendor_fields(&p.meta().vendor, &pat);
+            empty = true;
+            continue;
+        }
         if !place.takes(&p) {
             let why = match &p {
                 Part::Document(_) => format!(
@@ -1004,7 +1028,8 @@ fn encode_content(
         }
     }
     if out.is_empty() {
-        return None;
+        // Only empty text: the empty string.
+        return empty.then(|| TextOrParts::Text(String::new()));
     }
     if !v.flag(F, "parts") && out.len() == 1 {
         if let Some(w::Content::Text(t)) = out.first() {
@@ -1016,6 +1041,12 @@ fn encode_content(
         }
     }
     Some(TextOrParts::Parts(out))
+}
+
+/// A text part with no text and nothing of Cohere's own on it.
+fn is_empty_text(p: &Part) -> bool {
+    matches!(p, Part::Text(t) if t.text.is_empty()
+        && t.meta.vendor.fields_for(F).is_none_or(Map::is_empty))
 }
 
 fn part_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
@@ -1322,11 +1353,14 @@ fn encode_result(
             LossKind::Changed,
             "cohere has no error flag on tool results: the text is prefixed `Error: `",
         );
+        // A text that already says so gets no second `Error: `.
         content = Some(match content {
             None => TextOrParts::Text("Error: ".to_owned()),
+            Some(TextOrParts::Text(t)) if t.starts_with("Error:") => TextOrParts::Text(t),
             Some(TextOrParts::Text(t)) => TextOrParts::Text(format!("Error: {t}")),
             Some(TextOrParts::Parts(mut p)) => {
                 match p.first_mut() {
+                    Some(w::Content::Text(t)) if t.text.starts_with("Error:") => {}
                     Some(w::Content::Text(t)) => t.text.insert_str(0, "Error: "),
                     _ => p.insert(0, text_item("Error: ".to_owned())),
                 }
@@ -1373,6 +1407,8 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
             None if empty => Some(Vec::new()),
             None => None,
             Some(TextOrParts::Parts(p)) => Some(p),
+            // No text at all: no empty text item.
+            Some(TextOrParts::Text(s)) if s.is_empty() => empty.then(Vec::new),
             Some(TextOrParts::Text(s)) => Some(vec![text_item(s)]),
         };
         message = Some(w::ResponseMessage {
@@ -1407,21 +1443,38 @@ fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::FinishReason {
     if let Some(raw) = r.raw_for(F) {
         return w::FinishReason::from(raw);
     }
-    match r.kind {
-        StopKind::EndTurn => w::FinishReason::Complete,
-        StopKind::StopSequence => w::FinishReason::StopSequence,
-        StopKind::MaxTokens => w::FinishReason::MaxTokens,
-        StopKind::ToolUse => w::FinishReason::ToolCall,
-        StopKind::Error => w::FinishReason::Error,
-        StopKind::ContentFilter | StopKind::Pause | StopKind::Other => {
-            let raw = r.raw.clone().unwrap_or_else(|| "COMPLETE".to_owned());
-            ctx.loss(
-                at.to_owned(),
-                LossKind::Changed,
-                format!("stop reason `{raw}` has no cohere equivalent; kept as is"),
-            );
-            w::FinishReason::from(raw)
-        }
+    // `finish_reason` is a closed set: `COMPLETE`, `STOP_SEQUENCE`, `MAX_TOKENS`,
+    // `TOOL_CALL`, `ERROR`, `TIMEOUT`. A content filter (or refusal) ended the answer
+    // before its natural end: `ERROR`, so that a client does not take the answer as
+    // complete. A pause and an unknown reason become `COMPLETE`.
+    let (reason, said) = match r.kind {
+        StopKind::EndTurn => return w::FinishReason::Complete,
+        StopKind::StopSequence => return w::FinishReason::StopSequence,
+        StopKind::MaxTokens => return w::FinishReason::MaxTokens,
+        StopKind::ToolUse => return w::FinishReason::ToolCall,
+        StopKind::Error => return w::FinishReason::Error,
+        StopKind::ContentFilter => (w::FinishReason::Error, "ERROR"),
+        StopKind::Pause | StopKind::Other => (w::FinishReason::Complete, "COMPLETE"),
+    };
+    ctx.loss(
+        at.to_owned(),
+        LossKind::Changed,
+        format!(
+            "stop reason `{}` has no cohere equivalent: sent as `{said}`",
+            stop_name(r)
+        ),
+    );
+    reason
+}
+
+/// How a stop reason is named in a loss: its source spelling, or its neutral kind.
+fn stop_name(r: &StopReason) -> String {
+    match &r.raw {
+        Some(raw) => raw.clone(),
+        None => match serde_json::to_value(r.kind) {
+            Ok(Value::String(k)) => k,
+            _ => format!("{:?}", r.kind),
+        },
     }
 }
 
@@ -1713,5 +1766,126 @@ mod tests {
         }
         assert!(checked > 0);
         assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    fn losses_at<'l>(losses: &'l [crate::Loss], path: &str) -> Vec<&'l crate::Loss> {
+        losses.iter().filter(|l| l.path == path).collect()
+    }
+
+    #[test]
+    fn thinking_losses_point_at_cohere_names() {
+        let body = json!({"model": "command-a", "messages": [{"role": "user", "content": "hi"}],
+            "thinking": {"type": "enabled", "token_budget": 2048}});
+        let out = convert_request_value(&body, F, Format::Ollama, &Options::default()).unwrap();
+        assert_eq!(out.value["think"], true);
+        let l = losses_at(&out.losses, "/thinking/token_budget");
+        assert_eq!(l.len(), 1, "{:?}", out.losses);
+        assert_eq!(l[0].kind, LossKind::Dropped);
+    }
+
+    #[test]
+    fn stop_kinds_map_into_the_closed_set() {
+        for (kind, expected, lossy) in [
+            (StopKind::EndTurn, "COMPLETE", false),
+            (StopKind::StopSequence, "STOP_SEQUENCE", false),
+            (StopKind::MaxTokens, "MAX_TOKENS", false),
+            (StopKind::ToolUse, "TOOL_CALL", false),
+            (StopKind::Error, "ERROR", false),
+            (StopKind::ContentFilter, "ERROR", true),
+            (StopKind::Pause, "COMPLETE", true),
+            (StopKind::Other, "COMPLETE", true),
+        ] {
+            let resp = model::Response {
+                choices: vec![Choice {
+                    message: Message::text(Role::Assistant, "hi"),
+                    stop_reason: Some(StopReason::new(kind)),
+                    vendor: Vendor::default(),
+                }],
+                ..Default::default()
+            };
+            let out = crate::encode_response(resp, F, &Options::default()).unwrap();
+            assert_eq!(out.value["finish_reason"], expected, "{kind:?}");
+            let losses = losses_at(&out.losses, "/choices/0/stop_reason");
+            assert_eq!(losses.len(), usize::from(lossy), "{kind:?}");
+            assert!(losses.iter().all(|l| l.kind == LossKind::Changed));
+        }
+        // Raw values of other formats never reach the closed set.
+        let gemini = json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "…"}]},
+            "finishReason": "SAFETY"}]});
+        let out = convert_response_value(&gemini, Format::Gemini, F, &Options::default()).unwrap();
+        assert_eq!(out.value["finish_reason"], "ERROR");
+        let l = losses_at(&out.losses, "/candidates/0/finishReason");
+        assert_eq!(l.len(), 1);
+        assert_eq!(l[0].kind, LossKind::Changed);
+        assert!(l[0].detail.contains("`SAFETY`"), "{}", l[0].detail);
+    }
+
+    #[test]
+    fn a_failed_result_is_prefixed_once() {
+        let body = json!({"model": "c", "max_tokens": 10, "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+                {"type": "tool_use", "id": "toolu_2", "name": "f", "input": {}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "is_error": true,
+                    "content": "Error: boom"},
+                {"type": "tool_result", "tool_use_id": "toolu_2", "is_error": true,
+                    "content": [{"type": "text", "text": "timeout"}]}]}]});
+        let out = convert_request_value(&body, Format::Anthropic, F, &Options::default()).unwrap();
+        let m = &out.value["messages"];
+        assert_eq!(m[2]["content"], "Error: boom");
+        assert_eq!(m[3]["content"], "Error: timeout");
+        for path in [
+            "/messages/2/content/0/is_error",
+            "/messages/2/content/1/is_error",
+        ] {
+            let l = losses_at(&out.losses, path);
+            assert_eq!(l.len(), 1, "{path}");
+            assert_eq!(l[0].kind, LossKind::Changed);
+        }
+    }
+
+    #[test]
+    fn empty_text_parts_are_not_sent() {
+        // A Gemini signature-only text part after the answer.
+        let gemini = json!({"contents": [
+            {"role": "user", "parts": [{"text": "hi"}]},
+            {"role": "model", "parts": [{"text": "Hello."},
+                {"text": "", "thoughtSignature": "c2ln"}]},
+            {"role": "user", "parts": [{"text": "and?"}]}]});
+        let out = convert_request_value(&gemini, Format::Gemini, F, &Options::default()).unwrap();
+        assert_eq!(
+            out.value["messages"][1],
+            json!({"role": "assistant", "content": "Hello."})
+        );
+        let lost: Vec<&crate::Loss> = out
+            .losses
+            .iter()
+            .filter(|l| l.path.starts_with("/contents"))
+            .collect();
+        assert_eq!(lost.len(), 1, "{lost:?}");
+        assert!(lost[0].path.starts_with("/contents/1/parts/1/"));
+        assert_eq!(lost[0].kind, LossKind::Dropped);
+        // A response of calls with empty text: no empty text item.
+        let openai = json!({"id": "c", "object": "chat.completion", "created": 1, "model": "m",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "content": "", "tool_calls": [{"id": "call_1",
+                    "type": "function", "function": {"name": "f", "arguments": "{}"}}]}}]});
+        let out =
+            convert_response_value(&openai, Format::OpenaiChat, F, &Options::default()).unwrap();
+        assert!(
+            out.value["message"].get("content").is_none(),
+            "{}",
+            out.value
+        );
+        assert_eq!(out.value["message"]["tool_calls"][0]["id"], "call_1");
+        // Cohere's own empty text item comes back as it was.
+        let own = json!({"model": "m", "messages": [
+            {"role": "user", "content": [{"type": "text", "text": ""},
+                {"type": "text", "text": "hi"}]}]});
+        let same = convert_request_value(&own, F, F, &Options::default()).unwrap();
+        assert_eq!(same.value, own);
+        assert!(same.losses.is_empty());
     }
 }

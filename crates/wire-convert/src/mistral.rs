@@ -12,13 +12,20 @@
 //!   source `mistral` (its `text` chunks joined; the chunk list is kept as a hint so it
 //!   round-trips exactly), `reference` and unknown chunks ↔ opaque parts. An image's
 //!   `detail` is a vendor field; the `detail` of OpenAI Chat and Cohere images is
-//!   carried too (same word, same values).
+//!   carried too (same word, same values). An empty text part of another format (a
+//!   Gemini signature-only part, say) is not sent as an empty `text` chunk; Mistral's own
+//!   chunk list (hint `parts`) is written back as it came.
 //! * Tool calls: JSON-text arguments kept byte for byte (an object, which the SDK also
 //!   takes, comes back as an object). Ids are already `[a-zA-Z0-9]{9}` when the encoder
 //!   runs (the id pass in [`ids`](crate::ids) rewrites the others, with a loss). Each
 //!   result is one `tool` message with `tool_call_id` and `name` (the tool name); no
-//!   error flag: a failed result's text is prefixed `Error: ` (a `changed` loss).
-//!   Results may carry chunks, so images in results stay in place.
+//!   error flag: a failed result's text is prefixed `Error: ` (a `changed` loss; a text
+//!   that already starts with `Error:` keeps its text). Mistral takes no images in tool
+//!   results (providers.md §10.10), and rejects a user message right after tool
+//!   results ("Unexpected role 'user' after role 'tool'"): another format's result
+//!   images go at the start of the user message that follows the results, if one does
+//!   (a `moved` loss each), and are dropped otherwise (a `dropped` loss each). Mistral's
+//!   own results (hint `parts`) keep their chunks.
 //! * `tool_choice`: `auto`, `none`, `any` ↔ required (`required` is read too and written
 //!   back as it came), `{type: function, function: {name}}` ↔ one tool; an allowed-tools
 //!   list cannot be said (a loss; `any` when a call is required).
@@ -29,6 +36,11 @@
 //!   `n` and the assistant `prefix` flag are vendor fields.
 //! * Responses: `finish_reason` `stop` → end of turn, `length` and `model_length` → max
 //!   tokens, `tool_calls` → tool use, `error` → error; usage with cached prompt tokens.
+//!   Mistral's own value is written back as it came. Another format's stop reason is
+//!   mapped by kind into the closed set: a stop sequence → `stop`; a content filter or
+//!   refusal → `error` (the answer did not end by itself, and `stop` would pass it off
+//!   as complete); a pause or an unknown reason → `stop`; each of those three a
+//!   `changed` loss.
 //!
 //! Hints this module writes and reads: `parts` (content was an array), `args_json`
 //! (arguments were an object), `no_type` (a call or tool without `type`), `no_id` (a call
@@ -175,7 +187,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
         Some(Ok(seed)) => s.seed = Some(seed),
         Some(Err(_)) => keep(&mut v.fields, "random_seed", &req.random_seed),
     }
-    ctx.map("/seed", "/random_seed");
+    ctx.map("/settings/seed", "/random_seed");
     out.settings = s;
 
     ctx.map("/output_format", "/response_format");
@@ -638,8 +650,12 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
     let mut fields = ctx.vendor_fields(&v, "");
     let tools = encode_tools(req.tools, ctx);
     let mut messages = Vec::with_capacity(req.messages.len());
+    let roles: Vec<Role> = req.messages.iter().map(|m| m.role).collect();
+    // Images of tool results, for the user message that follows them.
+    let mut carried = Vec::new();
     for (i, m) in req.messages.into_iter().enumerate() {
-        encode_message(m, i, &mut messages, ctx);
+        let next_user = roles.get(i + 1) == Some(&Role::User);
+        encode_message(m, i, next_user, &mut carried, &mut messages, ctx);
     }
     let tool_choice = match req.tool_choice {
         Some(c) => Some(encode_tool_choice(c, &v, ctx)),
@@ -665,7 +681,7 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
             Ok(seed) => Some(seed),
             Err(_) => {
                 ctx.loss(
-                    "/seed",
+                    "/settings/seed",
                     LossKind::Dropped,
                     format!("mistral's random_seed is not negative ({seed})"),
                 );
@@ -880,7 +896,16 @@ fn encode_tool_def(def: ToolDef, at: &str, ctx: &mut Ctx<'_>) -> w::Tool {
     }
 }
 
-fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx<'_>) {
+/// Encodes message `i`. `next_user` says whether a user message follows it; `carried`
+/// holds the images of tool results waiting for that user message.
+fn encode_message(
+    m: Message,
+    i: usize,
+    next_user: bool,
+    carried: &mut Vec<w::ContentChunk>,
+    out: &mut Vec<w::Message>,
+    ctx: &mut Ctx<'_>,
+) {
     let at = format!("/messages/{i}");
     match m.role {
         Role::System | Role::Developer => {
@@ -895,7 +920,17 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
         Role::User => {
             let fields = ctx.vendor_fields(&m.vendor, &at);
             let parts = m.content.into_iter().enumerate().collect();
-            let content = encode_content(parts, &m.vendor, &at, Place::User, ctx);
+            let mut content = encode_content(parts, &m.vendor, &at, Place::User, ctx);
+            if !carried.is_empty() {
+                // The images of the results just before, ahead of what the user says.
+                let mut chunks = std::mem::take(carried);
+                match content {
+                    Some(TextOrParts::Text(t)) if !t.is_empty() => chunks.push(text_chunk(t)),
+                    Some(TextOrParts::Parts(p)) => chunks.extend(p),
+                    _ => {}
+                }
+                content = Some(TextOrParts::Parts(chunks));
+            }
             out.push(w::Message::User(w::UserMessage {
                 content: content.unwrap_or(TextOrParts::Text(String::new())),
                 extra: extra_from(fields, &m.vendor, w::UserMessage::FIELDS, ctx),
@@ -911,10 +946,11 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
             }));
         }
         Role::Tool => {
+            let mut moved = Vec::new();
             for (j, p) in m.content.into_iter().enumerate() {
                 let pat = format!("{at}/content/{j}");
                 match p {
-                    Part::ToolResult(r) => out.push(encode_result(r, &pat, ctx)),
+                    Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, ctx)),
                     other => ctx.loss(
                         pat,
                         LossKind::Dropped,
@@ -923,6 +959,25 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
                             other.kind()
                         ),
                     ),
+                }
+            }
+            // Mistral rejects a user message right after tool results ("Unexpected role
+            // 'user' after role 'tool'"): the images join the user message that follows
+            // anyway, if there is one; otherwise they cannot be sent.
+            for (pat, chunk) in moved {
+                if next_user {
+                    ctx.loss(
+                        pat,
+                        LossKind::Moved,
+                        "mistral tool messages carry no images: this image is sent at the start of the user message after the results",
+                    );
+                    carried.push(chunk);
+                } else {
+                    ctx.loss(
+                        pat,
+                        LossKind::Dropped,
+                        "mistral tool messages carry no images, and mistral takes no user message right after tool results",
+                    );
                 }
             }
         }
@@ -952,9 +1007,19 @@ fn encode_content(
     place: Place,
     ctx: &mut Ctx<'_>,
 ) -> Option<TextOrParts<w::ContentChunk>> {
+    // Mistral's own chunk list is written back as it came; otherwise an empty text part
+    // (a Gemini signature-only part, say) is not sent as an empty chunk.
+    let own = v.flag(F, "parts");
+    let mut empty = false;
     let mut out = Vec::with_capacity(parts.len());
     for (j, p) in parts {
         let pat = format!("{at}/content/{j}");
+        if !own && is_empty_text(&p) {
+            part_meta(p.meta(), &pat, ctx);
+            let _ = ctx.vendor_fields(&p.meta().vendor, &pat);
+            empty = true;
+            continue;
+        }
         let allowed = matches!(
             (&p, place),
             (
@@ -985,7 +1050,8 @@ fn encode_content(
         }
     }
     if out.is_empty() {
-        return None;
+        // Only empty text: the empty string, as Mistral itself writes it.
+        return empty.then(|| TextOrParts::Text(String::new()));
     }
     if !v.flag(F, "parts") && out.len() == 1 {
         if let Some(w::ContentChunk::Text(t)) = out.first() {
@@ -997,6 +1063,12 @@ fn encode_content(
         }
     }
     Some(TextOrParts::Parts(out))
+}
+
+/// A text part with no text and nothing of Mistral's own on it.
+fn is_empty_text(p: &Part) -> bool {
+    matches!(p, Part::Text(t) if t.text.is_empty()
+        && t.meta.vendor.fields_for(F).is_none_or(Map::is_empty))
 }
 
 fn part_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
@@ -1297,7 +1369,15 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     }
 }
 
-fn encode_result(r: ToolResult, at: &str, ctx: &mut Ctx<'_>) -> w::Message {
+/// A `tool` message for a result. Mistral takes no images in tool results (providers.md
+/// §10.10): another format's images go to `moved` with their neutral pointers (the
+/// caller says where they go); Mistral's own chunk list is written back as it came.
+fn encode_result(
+    r: ToolResult,
+    at: &str,
+    moved: &mut Vec<(String, w::ContentChunk)>,
+    ctx: &mut Ctx<'_>,
+) -> w::Message {
     let v = &r.meta.vendor;
     let fields = ctx.vendor_fields(v, at);
     drop_cache(ctx, &r.meta, at);
@@ -1309,11 +1389,17 @@ fn encode_result(r: ToolResult, at: &str, ctx: &mut Ctx<'_>) -> w::Message {
     // A structured result is the tool's answer: its JSON text is the content.
     let mut parts = Vec::with_capacity(r.content.len());
     for (k, p) in r.content.into_iter().enumerate() {
+        let pat = format!("{at}/content/{k}");
+        if matches!(p, Part::Image(_)) && !v.flag(F, "parts") {
+            if let Some(chunk) = encode_chunk(p, &pat, ctx) {
+                moved.push((pat, chunk));
+            }
+            continue;
+        }
         parts.push((
             k,
             match p {
                 Part::Json(j) => {
-                    let pat = format!("{at}/content/{k}");
                     part_meta(&j.meta, &pat, ctx);
                     let _ = ctx.vendor_fields(&j.meta.vendor, &pat);
                     Part::Text(Text {
@@ -1332,11 +1418,14 @@ fn encode_result(r: ToolResult, at: &str, ctx: &mut Ctx<'_>) -> w::Message {
             LossKind::Changed,
             "mistral has no error flag on tool results: the text is prefixed `Error: `",
         );
+        // A text that already says so gets no second `Error: `.
         content = Some(match content {
             None => TextOrParts::Text("Error: ".to_owned()),
+            Some(TextOrParts::Text(t)) if t.starts_with("Error:") => TextOrParts::Text(t),
             Some(TextOrParts::Text(t)) => TextOrParts::Text(format!("Error: {t}")),
             Some(TextOrParts::Parts(mut p)) => {
                 match p.first_mut() {
+                    Some(w::ContentChunk::Text(t)) if t.text.starts_with("Error:") => {}
                     Some(w::ContentChunk::Text(t)) => t.text.insert_str(0, "Error: "),
                     _ => p.insert(0, text_chunk("Error: ".to_owned())),
                 }
@@ -1419,20 +1508,37 @@ fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::FinishReason {
     if let Some(raw) = r.raw_for(F) {
         return w::FinishReason::from(raw);
     }
-    match r.kind {
-        StopKind::EndTurn | StopKind::StopSequence => w::FinishReason::Stop,
-        StopKind::MaxTokens => w::FinishReason::Length,
-        StopKind::ToolUse => w::FinishReason::ToolCalls,
-        StopKind::Error => w::FinishReason::Error,
-        StopKind::ContentFilter | StopKind::Pause | StopKind::Other => {
-            let raw = r.raw.clone().unwrap_or_else(|| "stop".to_owned());
-            ctx.loss(
-                at.to_owned(),
-                LossKind::Changed,
-                format!("stop reason `{raw}` has no mistral equivalent; kept as is"),
-            );
-            w::FinishReason::from(raw)
-        }
+    // `finish_reason` is a closed set: `stop`, `length`, `model_length`, `error`,
+    // `tool_calls`. A content filter (or refusal) ended the answer before its natural
+    // end and the SDK has no value for it: `error`, so that a client does not take the
+    // answer as complete. A pause and an unknown reason become `stop`.
+    let (reason, said) = match r.kind {
+        StopKind::EndTurn | StopKind::StopSequence => return w::FinishReason::Stop,
+        StopKind::MaxTokens => return w::FinishReason::Length,
+        StopKind::ToolUse => return w::FinishReason::ToolCalls,
+        StopKind::Error => return w::FinishReason::Error,
+        StopKind::ContentFilter => (w::FinishReason::Error, "error"),
+        StopKind::Pause | StopKind::Other => (w::FinishReason::Stop, "stop"),
+    };
+    ctx.loss(
+        at.to_owned(),
+        LossKind::Changed,
+        format!(
+            "stop reason `{}` has no mistral equivalent: sent as `{said}`",
+            stop_name(r)
+        ),
+    );
+    reason
+}
+
+/// How a stop reason is named in a loss: its source spelling, or its neutral kind.
+fn stop_name(r: &StopReason) -> String {
+    match &r.raw {
+        Some(raw) => raw.clone(),
+        None => match serde_json::to_value(r.kind) {
+            Ok(Value::String(k)) => k,
+            _ => format!("{:?}", r.kind),
+        },
     }
 }
 
@@ -1572,7 +1678,9 @@ mod tests {
         let body = json!({"model": "m", "messages": [], "seed": -1});
         let out = convert_request_value(&body, Format::OpenaiChat, F, &Options::default()).unwrap();
         assert!(out.value.get("random_seed").is_none());
+        // At the neutral `/settings/seed`, which is OpenAI's `seed`.
         assert_eq!(out.losses[0].path, "/seed");
+        assert_eq!(out.losses[0].kind, LossKind::Dropped);
         let body = json!({"model": "m", "messages": [], "random_seed": 7});
         let out = convert_request_value(&body, F, Format::OpenaiChat, &Options::default()).unwrap();
         assert_eq!(out.value["seed"], 7);
@@ -1675,5 +1783,188 @@ mod tests {
         }
         assert!(checked > 0);
         assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+    fn losses_at<'l>(losses: &'l [crate::Loss], path: &str) -> Vec<&'l crate::Loss> {
+        losses.iter().filter(|l| l.path == path).collect()
+    }
+
+    /// An Anthropic request whose tool result carries an image; with `then_user`, the user
+    /// says more right after the result (a neutral user message after the tool message).
+    fn anthropic_result_with_image(then_user: bool) -> Value {
+        let mut blocks = vec![
+            json!({"type": "tool_result", "tool_use_id": "toolu_1", "content": [
+            {"type": "text", "text": "the photo"},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}]}),
+        ];
+        if then_user {
+            blocks.push(json!({"type": "text", "text": "thanks"}));
+        }
+        json!({"model": "c", "max_tokens": 10, "messages": [
+            {"role": "user", "content": "show me"},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "toolu_1", "name": "photo", "input": {}}]},
+            {"role": "user", "content": blocks}]})
+    }
+
+    #[test]
+    fn seed_losses_point_at_random_seed() {
+        let body = json!({"model": "m", "messages": [], "random_seed": 7});
+        let out = convert_request_value(&body, F, Format::Anthropic, &Options::default()).unwrap();
+        let l = losses_at(&out.losses, "/random_seed");
+        assert_eq!(l.len(), 1, "{:?}", out.losses);
+        assert_eq!(l[0].kind, LossKind::Dropped);
+    }
+
+    #[test]
+    fn stop_kinds_map_into_the_closed_set() {
+        for (kind, expected, lossy) in [
+            (StopKind::EndTurn, "stop", false),
+            (StopKind::StopSequence, "stop", false),
+            (StopKind::MaxTokens, "length", false),
+            (StopKind::ToolUse, "tool_calls", false),
+            (StopKind::Error, "error", false),
+            (StopKind::ContentFilter, "error", true),
+            (StopKind::Pause, "stop", true),
+            (StopKind::Other, "stop", true),
+        ] {
+            let resp = model::Response {
+                choices: vec![Choice {
+                    message: Message::text(Role::Assistant, "hi"),
+                    stop_reason: Some(StopReason::new(kind)),
+                    vendor: Vendor::default(),
+                }],
+                ..Default::default()
+            };
+            let out = crate::encode_response(resp, F, &Options::default()).unwrap();
+            assert_eq!(
+                out.value["choices"][0]["finish_reason"], expected,
+                "{kind:?}"
+            );
+            let losses = losses_at(&out.losses, "/choices/0/stop_reason");
+            assert_eq!(losses.len(), usize::from(lossy), "{kind:?}");
+            assert!(losses.iter().all(|l| l.kind == LossKind::Changed));
+        }
+        // Raw values of other formats never reach the closed set.
+        let gemini = json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "…"}]},
+            "finishReason": "SAFETY"}]});
+        let out = convert_response_value(&gemini, Format::Gemini, F, &Options::default()).unwrap();
+        assert_eq!(out.value["choices"][0]["finish_reason"], "error");
+        let l = losses_at(&out.losses, "/candidates/0/finishReason");
+        assert_eq!(l.len(), 1);
+        assert_eq!(l[0].kind, LossKind::Changed);
+        assert!(l[0].detail.contains("`SAFETY`"), "{}", l[0].detail);
+        let anthropic = json!({"id": "msg_1", "type": "message", "role": "assistant",
+            "model": "c", "content": [{"type": "text", "text": "…"}], "stop_reason": "pause_turn",
+            "usage": {"input_tokens": 1, "output_tokens": 1}});
+        let out =
+            convert_response_value(&anthropic, Format::Anthropic, F, &Options::default()).unwrap();
+        assert_eq!(out.value["choices"][0]["finish_reason"], "stop");
+        assert_eq!(losses_at(&out.losses, "/stop_reason").len(), 1);
+    }
+
+    #[test]
+    fn a_failed_result_is_prefixed_once() {
+        let body = json!({"model": "c", "max_tokens": 10, "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+                {"type": "tool_use", "id": "toolu_2", "name": "f", "input": {}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "is_error": true,
+                    "content": "Error: boom"},
+                {"type": "tool_result", "tool_use_id": "toolu_2", "is_error": true,
+                    "content": [{"type": "text", "text": "timeout"}]}]}]});
+        let out = convert_request_value(&body, Format::Anthropic, F, &Options::default()).unwrap();
+        let m = &out.value["messages"];
+        assert_eq!(m[2]["content"], "Error: boom");
+        assert_eq!(m[3]["content"], "Error: timeout");
+        for path in [
+            "/messages/2/content/0/is_error",
+            "/messages/2/content/1/is_error",
+        ] {
+            let l = losses_at(&out.losses, path);
+            assert_eq!(l.len(), 1, "{path}");
+            assert_eq!(l[0].kind, LossKind::Changed);
+        }
+    }
+
+    #[test]
+    fn images_of_results_join_the_next_user_message_or_are_dropped() {
+        let image = json!({"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{PNG}")}});
+        // The user speaks right after the result: the image goes first in that message.
+        let out = convert_request_value(
+            &anthropic_result_with_image(true),
+            Format::Anthropic,
+            F,
+            &Options::default(),
+        )
+        .unwrap();
+        let m = &out.value["messages"];
+        assert_eq!(m[2]["role"], "tool");
+        assert_eq!(m[2]["content"], "the photo");
+        assert_eq!(
+            m[3],
+            json!({"role": "user", "content": [image, {"type": "text", "text": "thanks"}]})
+        );
+        assert_eq!(m.as_array().map(Vec::len), Some(4));
+        let l = losses_at(&out.losses, "/messages/2/content/0/content/1");
+        assert_eq!(l.len(), 1);
+        assert_eq!(l[0].kind, LossKind::Moved);
+        // The results end the conversation: a user message may not follow them.
+        let out = convert_request_value(
+            &anthropic_result_with_image(false),
+            Format::Anthropic,
+            F,
+            &Options::default(),
+        )
+        .unwrap();
+        let m = &out.value["messages"];
+        assert_eq!(m.as_array().map(Vec::len), Some(3));
+        assert_eq!(m[2]["content"], "the photo");
+        let l = losses_at(&out.losses, "/messages/2/content/0/content/1");
+        assert_eq!(l.len(), 1);
+        assert_eq!(l[0].kind, LossKind::Dropped);
+        // Mistral's own chunks in a tool message stay where they were.
+        let own = json!({"model": "m", "messages": [
+            {"role": "tool", "tool_call_id": "abcdefghi", "name": "photo", "content": [
+                {"type": "text", "text": "the photo"}, image]}]});
+        let same = convert_request_value(&own, F, F, &Options::default()).unwrap();
+        assert_eq!(same.value, own);
+        assert!(same.losses.is_empty());
+    }
+
+    #[test]
+    fn empty_text_parts_are_not_sent() {
+        // A Gemini signature-only text part after the answer.
+        let gemini = json!({"contents": [
+            {"role": "user", "parts": [{"text": "hi"}]},
+            {"role": "model", "parts": [{"text": "Hello."},
+                {"text": "", "thoughtSignature": "c2ln"}]},
+            {"role": "user", "parts": [{"text": "and?"}]}]});
+        let out = convert_request_value(&gemini, Format::Gemini, F, &Options::default()).unwrap();
+        assert_eq!(
+            out.value["messages"][1],
+            json!({"role": "assistant", "content": "Hello."})
+        );
+        let lost: Vec<&crate::Loss> = out
+            .losses
+            .iter()
+            .filter(|l| l.path.starts_with("/contents"))
+            .collect();
+        assert_eq!(lost.len(), 1, "{lost:?}");
+        assert!(lost[0].path.starts_with("/contents/1/parts/1/"));
+        assert_eq!(lost[0].kind, LossKind::Dropped);
+        // Mistral's own empty text, as a string or a chunk, comes back as it was.
+        let own = json!({"model": "m", "messages": [
+            {"role": "user", "content": [{"type": "text", "text": ""},
+                {"type": "text", "text": "hi"}]},
+            {"role": "assistant", "content": "", "tool_calls": [{"id": "abcdefghi",
+                "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]});
+        let same = convert_request_value(&own, F, F, &Options::default()).unwrap();
+        assert_eq!(same.value, own);
+        assert!(same.losses.is_empty());
     }
 }

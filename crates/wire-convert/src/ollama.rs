@@ -1,11 +1,14 @@
 //! Ollama native chat (`POST /api/chat`) ↔ the neutral model.
 //!
 //! * Content is one plain string: the neutral text parts of a message are joined with
-//!   `\n` (a part boundary is not content, so no loss). Images travel as raw base64 in
-//!   `images` and decode to [`Source::Base64`] image parts with no media type (Ollama
-//!   never says which); an image by URL or file id cannot be sent (Ollama wants the
-//!   bytes and nothing is fetched), nor can audio or documents: `dropped` losses.
-//!   Decoded, a message is its reasoning (`thinking`), its text, its images, its calls.
+//!   `\n` (a part boundary is not content, so no loss); an empty text part (a Gemini
+//!   signature-only part, say) adds nothing, not even a line break. Images travel as raw
+//!   base64 in `images` and decode to [`Source::Base64`] image parts; Ollama never says
+//!   which media type, so it is read from the bytes' signature (PNG, JPEG, GIF, WebP;
+//!   none for anything else) — the encoder writes no media type, so nothing needs
+//!   giving back. An image by URL or file id cannot be sent (Ollama wants the bytes and
+//!   nothing is fetched), nor can audio or documents: `dropped` losses. Decoded, a
+//!   message is its reasoning (`thinking`), its text, its images, its calls.
 //! * Tool calls carry object arguments. JSON-text arguments are parsed; text that is not
 //!   JSON is sent as `{"invalid_json": <text>}`, a non-object value as `{"value": …}`
 //!   (`{"input": …}` for a tool whose schema was wrapped), `null` as `{}`, all `changed`
@@ -19,13 +22,23 @@
 //!   `tool_call_id` only when that matching would not find the right call again (or the
 //!   source had the field, or the result has no name): Ollama's SDK message type has no
 //!   such field, the server and its templates tie results by name and order.
-//! * No error flag on results: a failed result's text is prefixed `Error: ` (`changed`).
+//! * No error flag on results: a failed result's text is prefixed `Error: ` (`changed`;
+//!   a text that already starts with `Error:` keeps its text, the loss is still
+//!   reported). Ollama takes no images in tool results (providers.md §10.10): another
+//!   format's result images go to a user message right after the results (a `moved`
+//!   loss each); images Ollama itself put on a `tool` message (hint `images`) go back
+//!   there.
 //! * Assistant `thinking` ↔ [`Reasoning`](crate::model::Reasoning) with source `ollama` (no signature; foreign
 //!   signatures are dropped with a loss). A reasoning summary without text is sent as
 //!   thinking (`changed`).
 //! * Settings live in `options`: `temperature`, `top_p`, `top_k`, `seed`, `stop`,
 //!   `presence_penalty`, `frequency_penalty`, and `num_predict` ↔ `max_tokens`; every
-//!   other option is a vendor field. `format: "json"` ↔ [`OutputFormat::JsonObject`], a
+//!   other option is a vendor field of its own, `options.<key>`, so that another format
+//!   reports each option it drops at `/options/<key>`. Ollama streams unless `stream`
+//!   says otherwise: an absent `stream` decodes as `stream: true` (hint `no_stream`),
+//!   and a request from another format (which answers with one JSON body unless asked
+//!   to stream) gets `stream` written out, `false` unless it asked to stream.
+//!   `format: "json"` ↔ [`OutputFormat::JsonObject`], a
 //!   schema ↔ [`OutputFormat::JsonSchema`]; `think` (bool or level) ↔
 //!   [`ReasoningConfig`] (`enabled` / `effort`; a token budget becomes `true`, a
 //!   `changed` loss).
@@ -33,8 +46,11 @@
 //!   (a `dropped` loss per tool); `required`, a named tool and an allowed list cannot be
 //!   said (a `dropped` loss). No parallel switch: `parallel_tool_calls: false` is a loss.
 //! * Responses: `done_reason` `stop` → end of turn (tool use when the message calls
-//!   tools), `length` → max tokens, others kept raw; `done: true` without a reason (older
-//!   servers) is the end of the turn. `prompt_eval_count` ↔ input tokens, `eval_count` ↔
+//!   tools), `length` → max tokens, others kept raw (and written back raw). Encoding
+//!   another format's stop reason: end of turn, stop sequence and tool use → `stop`, max
+//!   tokens → `length`; a content filter, a pause, an error or an unknown reason has no
+//!   value of its own and is sent as `stop` (a `changed` loss). `done: true` without a
+//!   reason (older servers) is the end of the turn. `prompt_eval_count` ↔ input tokens, `eval_count` ↔
 //!   output tokens; the durations and `created_at` are vendor fields (`done` is a hint:
 //!   the stop reason carries its meaning). One message only: further choices are
 //!   dropped with a loss.
@@ -44,7 +60,8 @@
 //! (`function.index` of a call), `type` (a call had `type: "function"`), `call_id` (a
 //! result had `tool_call_id`), `no_tool_name` (a result without `tool_name`), `orphan` (a
 //! result no call matched: its synthetic id is left out again), `no_type`
-//! (a tool without `type`), `options` (the request had `options`), `no_message` (a
+//! (a tool without `type`), `options` (the request had `options`), `no_stream` (the
+//! request had no `stream`), `images` (a `tool` message had images), `no_message` (a
 //! response without `message`), `done` (the response's `done`), `no_done_reason` (a
 //! finished response without `done_reason`), `function_nulls` / `tool_nulls` (explicit
 //! nulls of a call's `function` / of a tool's outer object), `nulls`.
@@ -63,6 +80,9 @@ use wire_types::ollama as w;
 use wire_types::{Extra, Format};
 
 const F: Format = Format::Ollama;
+
+/// The prefix of the vendor fields that hold the `options` with no neutral setting.
+const OPTION: &str = "options.";
 
 // ---------------------------------------------------------------------------------------
 // Matching results to calls
@@ -132,12 +152,26 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
     let mut s = Settings::default();
     if let Some(options) = req.options {
         v.set_hint(F, "options", true);
-        let rest = decode_options(options, &mut s, ctx);
-        if !rest.is_empty() {
-            v.set_field(F, "options", Value::Object(rest));
+        // Each option with no neutral setting is a vendor field of its own
+        // (`options.<key>`), so that another format reports exactly the options it drops.
+        for (key, val) in decode_options(options, &mut s, ctx) {
+            let name = format!("{OPTION}{key}");
+            let mut neutral = String::new();
+            wire_types::push_token(&mut neutral, &name);
+            let mut source = "/options".to_owned();
+            wire_types::push_token(&mut source, &key);
+            ctx.map(neutral, source);
+            v.set_field(F, &name, val);
         }
     }
-    s.stream = req.stream;
+    // Ollama streams unless told otherwise: an absent `stream` means streaming.
+    s.stream = match req.stream {
+        Some(b) => Some(b),
+        None => {
+            v.set_hint(F, "no_stream", true);
+            Some(true)
+        }
+    };
     ctx.map("/settings/stream", "/stream");
     match req.think {
         None => {}
@@ -367,11 +401,55 @@ fn role_name(role: Role) -> &'static str {
 
 fn image(data: String) -> Part {
     Part::Image(Media {
+        media_type: sniff_image(&data).map(str::to_owned),
         source: Source::Base64 { data },
-        media_type: None,
         name: None,
         meta: PartMeta::default(),
     })
+}
+
+/// The media type of base64 image bytes, read from their first bytes (Ollama never says
+/// which): PNG, JPEG, GIF or WebP; `None` for anything else.
+fn sniff_image(data: &str) -> Option<&'static str> {
+    let head = base64_head(data);
+    if head.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("image/png")
+    } else if head.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        Some("image/jpeg")
+    } else if head.starts_with(b"GIF87a") || head.starts_with(b"GIF89a") {
+        Some("image/gif")
+    } else if head.get(..4) == Some(b"RIFF".as_slice())
+        && head.get(8..12) == Some(b"WEBP".as_slice())
+    {
+        Some("image/webp")
+    } else {
+        None
+    }
+}
+
+/// The first (up to 12) bytes of base64 text (standard or URL-safe alphabet), decoded
+/// until the first character that is not a base64 digit.
+fn base64_head(data: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(12);
+    let (mut bits, mut n) = (0u32, 0u32);
+    for c in data.trim_start().bytes().take(16) {
+        let d = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => break,
+        };
+        bits = (bits << 6) | u32::from(d);
+        n += 6;
+        if n >= 8 {
+            n -= 8;
+            out.push(((bits >> n) & 0xFF) as u8);
+            bits &= (1 << n) - 1;
+        }
+    }
+    out
 }
 
 /// Maps the neutral fields of a call to its `function` object in the source.
@@ -470,6 +548,10 @@ fn decode_result(
     if let Some(images) = m.images {
         if images.is_empty() {
             v.set_hint(F, "images_empty", true);
+        } else {
+            // Ollama's own images on a tool message go back there; another format's
+            // images in a result are moved to a user message.
+            v.set_hint(F, "images", true);
         }
         for (j, data) in images.into_iter().enumerate() {
             ctx.map(
@@ -710,9 +792,16 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
     put("num_predict", s.max_tokens.map(Value::from));
     put("presence_penalty", s.presence_penalty.map(Value::Number));
     put("frequency_penalty", s.frequency_penalty.map(Value::Number));
-    if let Some(Value::Object(rest)) = fields.shift_remove("options") {
-        for (k, val) in rest {
-            options.entry(k).or_insert(val);
+    let kept: Vec<String> = fields
+        .keys()
+        .filter(|k| k.starts_with(OPTION))
+        .cloned()
+        .collect();
+    for k in kept {
+        if let Some(val) = fields.shift_remove(&k) {
+            options
+                .entry(k.trim_start_matches(OPTION).to_owned())
+                .or_insert(val);
         }
     }
     if s.parallel_tool_calls == Some(false) {
@@ -783,7 +872,13 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
         tools,
         format,
         options: (!options.is_empty() || v.flag(F, "options")).then_some(options),
-        stream: s.stream,
+        // Ollama streams by default; every other format answers with one JSON body unless
+        // asked to stream, so that is said explicitly.
+        stream: if s.stream == Some(true) && v.flag(F, "no_stream") {
+            None
+        } else {
+            Some(s.stream.unwrap_or(false))
+        },
         keep_alive,
         think,
         logprobs,
@@ -960,10 +1055,11 @@ fn encode_message(
 ) {
     let at = format!("/messages/{i}");
     if m.role == Role::Tool {
+        let mut moved = Vec::new();
         for (j, p) in m.content.into_iter().enumerate() {
             let pat = format!("{at}/content/{j}");
             match p {
-                Part::ToolResult(r) => out.push(encode_result(r, &pat, st, ctx)),
+                Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, st, ctx)),
                 other => ctx.loss(
                     pat,
                     LossKind::Dropped,
@@ -973,6 +1069,19 @@ fn encode_message(
                     ),
                 ),
             }
+        }
+        if !moved.is_empty() {
+            // Images of the results, in a user message right after them.
+            out.push(w::Message {
+                role: w::Role::User,
+                content: Some(String::new()),
+                thinking: None,
+                images: Some(moved),
+                tool_calls: None,
+                tool_name: None,
+                tool_call_id: None,
+                extra: Extra::new(),
+            });
         }
         return;
     }
@@ -1112,7 +1221,11 @@ fn gather(p: Part, at: &str, g: &mut Gathered, ctx: &mut Ctx<'_>) {
     match p {
         Part::Text(t) => {
             part_meta(&t.meta, at, ctx);
-            g.texts.push(t.text);
+            // An empty part (a Gemini signature-only part, say) adds nothing to the
+            // joined text, not even a line break.
+            if !t.text.is_empty() {
+                g.texts.push(t.text);
+            }
         }
         Part::Refusal(t) => {
             part_meta(&t.meta, at, ctx);
@@ -1294,7 +1407,15 @@ fn object_arguments(
     }
 }
 
-fn encode_result(r: ToolResult, at: &str, st: &mut State, ctx: &mut Ctx<'_>) -> w::Message {
+/// A `tool` message for a result. Ollama takes no images in tool results (providers.md
+/// §10.10): another format's images go to `moved`, for a user message after the results.
+fn encode_result(
+    r: ToolResult,
+    at: &str,
+    moved: &mut Vec<String>,
+    st: &mut State,
+    ctx: &mut Ctx<'_>,
+) -> w::Message {
     let v = &r.meta.vendor;
     let mut fields = ctx.vendor_fields(v, at);
     drop_cache(ctx, &r.meta, at);
@@ -1312,6 +1433,16 @@ fn encode_result(r: ToolResult, at: &str, st: &mut State, ctx: &mut Ctx<'_>) -> 
                 part_meta(&j.meta, &pat, ctx);
                 g.texts.push(j.value.to_string());
             }
+            Part::Image(m) if !v.flag(F, "images") => {
+                if let Some(data) = encode_image(m, &pat, ctx) {
+                    ctx.loss(
+                        pat,
+                        LossKind::Moved,
+                        "ollama tool messages carry no images: this image is sent in a user message after the results",
+                    );
+                    moved.push(data);
+                }
+            }
             other => gather(other, &pat, &mut g, ctx),
         }
     }
@@ -1322,6 +1453,8 @@ fn encode_result(r: ToolResult, at: &str, st: &mut State, ctx: &mut Ctx<'_>) -> 
             "ollama has no error flag on tool results: the text is prefixed `Error: `",
         );
         match g.texts.first_mut() {
+            // Already says so: no `Error: Error: …`.
+            Some(t) if t.starts_with("Error:") => {}
             Some(t) => t.insert_str(0, "Error: "),
             None => g.texts.push("Error: ".to_owned()),
         }
@@ -1468,18 +1601,32 @@ fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::DoneReason {
     if let Some(raw) = r.raw_for(F) {
         return w::DoneReason::from(raw);
     }
+    // `done_reason` says `stop` or `length` (`load` / `unload` answer empty requests).
     match r.kind {
         StopKind::EndTurn | StopKind::StopSequence | StopKind::ToolUse => w::DoneReason::Stop,
         StopKind::MaxTokens => w::DoneReason::Length,
         StopKind::ContentFilter | StopKind::Pause | StopKind::Error | StopKind::Other => {
-            let raw = r.raw.clone().unwrap_or_else(|| "stop".to_owned());
             ctx.loss(
                 at.to_owned(),
                 LossKind::Changed,
-                format!("stop reason `{raw}` has no ollama equivalent; kept as is"),
+                format!(
+                    "stop reason `{}` has no ollama equivalent: sent as `stop`",
+                    stop_name(r)
+                ),
             );
-            w::DoneReason::from(raw)
+            w::DoneReason::Stop
         }
+    }
+}
+
+/// How a stop reason is named in a loss: its source spelling, or its neutral kind.
+fn stop_name(r: &StopReason) -> String {
+    match &r.raw {
+        Some(raw) => raw.clone(),
+        None => match serde_json::to_value(r.kind) {
+            Ok(Value::String(k)) => k,
+            _ => format!("{:?}", r.kind),
+        },
     }
 }
 
@@ -1719,12 +1866,25 @@ mod tests {
             Some("high")
         );
         assert_eq!(d.output_format, Some(OutputFormat::JsonObject));
-        let (out, losses) = to_openai(body);
+        let (out, losses) = to_openai(body.clone());
         assert_eq!(out["max_completion_tokens"], 100);
         assert_eq!(out["reasoning_effort"], "high");
         let paths: Vec<&str> = losses.iter().map(|l| l.path.as_str()).collect();
         assert!(paths.contains(&"/options/top_k"), "{paths:?}");
-        assert!(paths.contains(&"/options"), "{paths:?}");
+        // Only the options that have no place are reported, each at its own key.
+        let dropped: Vec<&str> = losses
+            .iter()
+            .filter(|l| l.path.starts_with("/options") && l.kind == LossKind::Dropped)
+            .map(|l| l.path.as_str())
+            .collect();
+        assert_eq!(
+            dropped,
+            ["/options/num_ctx", "/options/mirostat", "/options/top_k"]
+        );
+        // And back into Ollama: the options object as it came.
+        let same = convert_request_value(&body, F, F, &Options::default()).unwrap();
+        assert_eq!(same.value, body);
+        assert!(same.losses.is_empty());
     }
 
     #[test]
@@ -1785,5 +1945,251 @@ mod tests {
         assert_eq!(out.losses.len(), 1);
         assert_eq!(out.losses[0].path, "/messages/0/content/1");
         assert_eq!(out.losses[0].kind, LossKind::Dropped);
+    }
+
+    const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+    /// A request with two calls whose results both failed: one text already says so.
+    fn anthropic_failed_results() -> Value {
+        json!({"model": "c", "max_tokens": 10, "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+                {"type": "tool_use", "id": "toolu_2", "name": "f", "input": {}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "is_error": true,
+                    "content": "Error: boom"},
+                {"type": "tool_result", "tool_use_id": "toolu_2", "is_error": true,
+                    "content": "timeout"}]}]})
+    }
+
+    /// A request whose tool result carries an image, optionally followed by a user turn.
+    fn anthropic_result_with_image(then_user: bool) -> Value {
+        let mut messages = vec![
+            json!({"role": "user", "content": "show me"}),
+            json!({"role": "assistant", "content": [
+                {"type": "tool_use", "id": "toolu_1", "name": "photo", "input": {}}]}),
+            json!({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": [
+                    {"type": "text", "text": "the photo"},
+                    {"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                        "data": PNG}}]}]}),
+        ];
+        if then_user {
+            messages.push(json!({"role": "assistant", "content": "Here it is."}));
+            messages.push(json!({"role": "user", "content": "thanks"}));
+        }
+        json!({"model": "c", "max_tokens": 10, "messages": messages})
+    }
+
+    fn losses_at<'l>(losses: &'l [crate::Loss], path: &str) -> Vec<&'l crate::Loss> {
+        losses.iter().filter(|l| l.path == path).collect()
+    }
+
+    #[test]
+    fn image_media_types_are_read_from_the_bytes() {
+        let images = [
+            (PNG, Some("image/png")),
+            ("/9j/4AAQSkZJRgABAQ", Some("image/jpeg")),
+            (
+                "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==",
+                Some("image/gif"),
+            ),
+            (
+                "UklGRiQAAABXRUJQVlA4IBgAAAAwAQCdASoBAAEAAwA0JaQAA3AA/vuUAAA=",
+                Some("image/webp"),
+            ),
+            ("AAAAAAAA", None),
+            ("", None),
+        ];
+        for (data, media_type) in images {
+            assert_eq!(sniff_image(data), media_type, "{data}");
+        }
+        let body = json!({"model": "m", "messages": [{"role": "user", "content": "what?",
+            "images": [PNG, "/9j/4AAQSkZJRgABAQ", "AAAAAAAA"]}]});
+        let d = crate::decode_request(&body.to_string(), F).unwrap().value;
+        let types: Vec<Option<&str>> = d.messages[0]
+            .content
+            .iter()
+            .filter_map(|p| match p {
+                Part::Image(m) => Some(m.media_type.as_deref()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(types, [Some("image/png"), Some("image/jpeg"), None]);
+        // OpenAI gets a data URL it accepts, not `application/octet-stream`.
+        let (out, _) = to_openai(body.clone());
+        let url = &out["messages"][0]["content"][1]["image_url"]["url"];
+        assert_eq!(url, &Value::String(format!("data:image/png;base64,{PNG}")));
+        // Gemini needs a media type: only the unknown image is a guess (a loss).
+        let gemini = convert_request_value(&body, F, Format::Gemini, &Options::default()).unwrap();
+        let guessed: Vec<&str> = gemini
+            .losses
+            .iter()
+            .filter(|l| l.path.ends_with("/media_type"))
+            .map(|l| l.path.as_str())
+            .collect();
+        assert_eq!(guessed, ["/messages/0/images/2/media_type"]);
+        // Back to Ollama: the images as they came.
+        let same = convert_request_value(&body, F, F, &Options::default()).unwrap();
+        assert_eq!(same.value, body);
+        assert!(same.losses.is_empty());
+    }
+
+    #[test]
+    fn an_absent_stream_means_streaming() {
+        let body = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]});
+        let d = crate::decode_request(&body.to_string(), F).unwrap().value;
+        assert_eq!(d.settings.stream, Some(true));
+        // Ollama again: still absent.
+        let same = convert_request_value(&body, F, F, &Options::default()).unwrap();
+        assert_eq!(same.value, body);
+        assert!(same.losses.is_empty());
+        // Another format is told to stream; one that cannot say so in the body reports it
+        // at Ollama's `stream`.
+        let (out, _) = to_openai(body.clone());
+        assert_eq!(out["stream"], true);
+        let gemini = convert_request_value(&body, F, Format::Gemini, &Options::default()).unwrap();
+        let stream = losses_at(&gemini.losses, "/stream");
+        assert_eq!(stream.len(), 1);
+        assert_eq!(stream[0].kind, LossKind::Dropped);
+        // An explicit `false` stays.
+        let once = json!({"model": "m", "messages": [], "stream": false});
+        let same = convert_request_value(&once, F, F, &Options::default()).unwrap();
+        assert_eq!(same.value, once);
+        // From another format: one JSON body unless it asked to stream, said explicitly.
+        for (stream, expected) in [(None, false), (Some(false), false), (Some(true), true)] {
+            let mut openai = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]});
+            if let Some(s) = stream {
+                openai["stream"] = Value::Bool(s);
+            }
+            let out =
+                convert_request_value(&openai, Format::OpenaiChat, F, &Options::default()).unwrap();
+            assert_eq!(out.value["stream"], expected, "{stream:?}");
+            assert!(out.losses.is_empty(), "{:?}", out.losses);
+        }
+    }
+
+    #[test]
+    fn stop_kinds_without_an_ollama_value_are_sent_as_stop() {
+        for (kind, expected, lossy) in [
+            (StopKind::EndTurn, "stop", false),
+            (StopKind::StopSequence, "stop", false),
+            (StopKind::ToolUse, "stop", false),
+            (StopKind::MaxTokens, "length", false),
+            (StopKind::ContentFilter, "stop", true),
+            (StopKind::Pause, "stop", true),
+            (StopKind::Error, "stop", true),
+            (StopKind::Other, "stop", true),
+        ] {
+            let resp = model::Response {
+                choices: vec![Choice {
+                    message: Message::text(Role::Assistant, "hi"),
+                    stop_reason: Some(StopReason::new(kind)),
+                    vendor: Vendor::default(),
+                }],
+                ..Default::default()
+            };
+            let out = crate::encode_response(resp, F, &Options::default()).unwrap();
+            assert_eq!(out.value["done_reason"], expected, "{kind:?}");
+            let losses = losses_at(&out.losses, "/choices/0/stop_reason");
+            assert_eq!(losses.len(), usize::from(lossy), "{kind:?}");
+            assert!(losses.iter().all(|l| l.kind == LossKind::Changed));
+        }
+        // A raw value of another format never reaches the closed set.
+        let gemini = json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "…"}]},
+            "finishReason": "SAFETY"}]});
+        let out = convert_response_value(&gemini, Format::Gemini, F, &Options::default()).unwrap();
+        assert_eq!(out.value["done_reason"], "stop");
+        let losses = losses_at(&out.losses, "/candidates/0/finishReason");
+        assert_eq!(losses.len(), 1);
+        assert_eq!(losses[0].kind, LossKind::Changed);
+        assert!(
+            losses[0].detail.contains("`SAFETY`"),
+            "{}",
+            losses[0].detail
+        );
+        // Ollama's own values go back as they came.
+        let own = json!({"model": "m", "message": {"role": "assistant", "content": ""},
+            "done": true, "done_reason": "unload"});
+        let same = convert_response_value(&own, F, F, &Options::default()).unwrap();
+        assert_eq!(same.value, own);
+    }
+
+    #[test]
+    fn a_failed_result_is_prefixed_once() {
+        let out = convert_request_value(
+            &anthropic_failed_results(),
+            Format::Anthropic,
+            F,
+            &Options::default(),
+        )
+        .unwrap();
+        let m = &out.value["messages"];
+        assert_eq!(m[2]["content"], "Error: boom");
+        assert_eq!(m[3]["content"], "Error: timeout");
+        // Both are reported: the flag is gone either way.
+        for path in [
+            "/messages/2/content/0/is_error",
+            "/messages/2/content/1/is_error",
+        ] {
+            let l = losses_at(&out.losses, path);
+            assert_eq!(l.len(), 1, "{path}");
+            assert_eq!(l[0].kind, LossKind::Changed);
+        }
+    }
+
+    #[test]
+    fn images_of_results_move_to_a_user_message() {
+        let out = convert_request_value(
+            &anthropic_result_with_image(false),
+            Format::Anthropic,
+            F,
+            &Options::default(),
+        )
+        .unwrap();
+        let m = &out.value["messages"];
+        assert_eq!(
+            m[2],
+            json!({"role": "tool", "content": "the photo", "tool_name": "photo"})
+        );
+        assert_eq!(
+            m[3],
+            json!({"role": "user", "content": "", "images": [PNG]})
+        );
+        let moved = losses_at(&out.losses, "/messages/2/content/0/content/1");
+        assert_eq!(moved.len(), 1);
+        assert_eq!(moved[0].kind, LossKind::Moved);
+        // Ollama's own images on a tool message go back where they were.
+        let own = json!({"model": "m", "messages": [
+            {"role": "assistant", "tool_calls": [{"function": {"name": "photo", "arguments": {}}}]},
+            {"role": "tool", "tool_name": "photo", "content": "the photo", "images": [PNG]}]});
+        let same = convert_request_value(&own, F, F, &Options::default()).unwrap();
+        assert_eq!(same.value, own);
+        assert!(same.losses.is_empty());
+    }
+
+    #[test]
+    fn empty_text_parts_add_no_line() {
+        // A Gemini signature-only text part after the answer.
+        let gemini = json!({"contents": [
+            {"role": "user", "parts": [{"text": "hi"}]},
+            {"role": "model", "parts": [{"text": "Hello."},
+                {"text": "", "thoughtSignature": "c2ln"}]},
+            {"role": "user", "parts": [{"text": "and?"}]}]});
+        let out = convert_request_value(&gemini, Format::Gemini, F, &Options::default()).unwrap();
+        assert_eq!(
+            out.value["messages"][1],
+            json!({"role": "assistant", "content": "Hello."})
+        );
+        // The signature is the only thing lost, and it is reported.
+        let lost: Vec<&crate::Loss> = out
+            .losses
+            .iter()
+            .filter(|l| l.path.starts_with("/contents"))
+            .collect();
+        assert_eq!(lost.len(), 1, "{lost:?}");
+        assert!(lost[0].path.starts_with("/contents/1/parts/1/"));
+        assert_eq!(lost[0].kind, LossKind::Dropped);
     }
 }

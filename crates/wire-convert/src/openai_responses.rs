@@ -11,11 +11,14 @@
 //!   order; encoding splits them back into items in the same order, so a reasoning item
 //!   stays right before the item that followed it (providers.md §2.6). The first part of
 //!   each assistant message item carries the item's own fields (`$msg.<key>`, e.g.
-//!   `$msg.id`, `$msg.phase`) and a `msg` hint that marks where the item starts.
+//!   `$msg.id`, `$msg.phase`) and a `msg` hint that marks where the item starts. Another
+//!   format's empty text beside function calls (Mistral's `content: ""`) makes no
+//!   message item: an empty assistant message before the calls says nothing.
 //! * `function_call`: `call_id` is the neutral call id; the item `id` (`fc_…`), `status`
 //!   and `namespace` are vendor fields. Arguments are JSON text, written back byte for
 //!   byte. Consecutive `function_call_output` items form one neutral tool message; there
-//!   is no error flag, so a failed result is prefixed `Error: ` (a `changed` loss).
+//!   is no error flag, so a failed result is prefixed `Error: ` (a `changed` loss; a text
+//!   that already starts with `Error:` keeps its text).
 //! * `reasoning` items are [`Part::Reasoning`] (`id`, summary texts, `reasoning_text`
 //!   content as text, `encrypted_content` as [`Signed`] owned by this format). Only this
 //!   format's own reasoning items go back into a request; reasoning from another provider
@@ -1562,11 +1565,19 @@ fn encode_assistant(
     ctx: &mut Ctx<'_>,
 ) -> Result<(), Error> {
     let _ = rebuild(&m.vendor, ctx, at);
+    // Another format's empty text beside calls (Mistral's `content: ""`) is no message
+    // item: an empty assistant message before the function calls says nothing.
+    let calls = m.content.iter().any(|p| matches!(p, Part::ToolCall(_)));
     let mut cur: Option<MsgItem> = None;
     for (j, p) in m.content.into_iter().enumerate() {
         let pat = format!("{at}/content/{j}");
         // Text-like parts join the current message item (or start one).
         let (text, refusal, meta) = match p {
+            Part::Text(t) if calls && t.text.is_empty() && t.meta.vendor.format != Some(F) => {
+                meta_losses(&t.meta, &pat, ctx);
+                let _ = rebuild(&t.meta.vendor, ctx, &pat);
+                continue;
+            }
             Part::Text(t) => (Some(t.text), false, t.meta),
             Part::Refusal(t) => (Some(t.text), true, t.meta),
             Part::ToolCall(c) => {
@@ -2021,6 +2032,8 @@ fn encode_function_output(r: ToolResult, at: &str, ctx: &mut Ctx<'_>) -> Result<
             format!("{F} has no error flag on function outputs: the text is prefixed `Error: `"),
         );
         match parts.first_mut() {
+            // Already says so: no `Error: Error: …`.
+            Some(w::ContentPart::InputText(t)) if t.text.starts_with("Error:") => {}
             Some(w::ContentPart::InputText(t)) => t.text.insert_str(0, "Error: "),
             _ => parts.insert(
                 0,
@@ -2669,5 +2682,59 @@ mod tests {
         let back = convert_response_value(&body, F, F, &Options::default()).unwrap();
         assert_eq!(back.value, body);
         assert!(back.losses.is_empty());
+    }
+
+    #[test]
+    fn a_failed_result_is_prefixed_once() {
+        let body = json!({"model": "c", "max_tokens": 10, "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+                {"type": "tool_use", "id": "toolu_2", "name": "f", "input": {}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "is_error": true,
+                    "content": "Error: boom"},
+                {"type": "tool_result", "tool_use_id": "toolu_2", "is_error": true,
+                    "content": "timeout"}]}]});
+        let out = convert_request_value(&body, Format::Anthropic, F, &Options::default()).unwrap();
+        let input = &out.value["input"];
+        assert_eq!(input[3]["type"], "function_call_output");
+        assert_eq!(input[3]["output"], "Error: boom");
+        assert_eq!(input[4]["output"], "Error: timeout");
+        for path in [
+            "/messages/2/content/0/is_error",
+            "/messages/2/content/1/is_error",
+        ] {
+            let l: Vec<_> = out.losses.iter().filter(|l| l.path == path).collect();
+            assert_eq!(l.len(), 1, "{path}");
+            assert_eq!(l[0].kind, LossKind::Changed);
+        }
+    }
+
+    #[test]
+    fn no_empty_assistant_message_before_calls() {
+        let mistral = json!({"model": "m", "messages": [
+            {"role": "user", "content": "status?"},
+            {"role": "assistant", "content": "", "tool_calls": [{"id": "D681PevKs",
+                "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "D681PevKs", "name": "f", "content": "ok"}]});
+        let out = convert_request_value(&mistral, Format::Mistral, F, &Options::default()).unwrap();
+        assert_eq!(
+            out.value["input"],
+            json!([
+                {"role": "user", "content": "status?"},
+                {"type": "function_call", "call_id": "D681PevKs", "name": "f", "arguments": "{}"},
+                {"type": "function_call_output", "call_id": "D681PevKs", "output": "ok"}
+            ])
+        );
+        assert!(out.losses.is_empty(), "{:?}", out.losses);
+        // An empty message item of Responses' own before its calls stays.
+        let own = json!({"model": "m", "input": [
+            {"role": "user", "content": "status?"},
+            {"type": "message", "role": "assistant", "content": ""},
+            {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}]});
+        let same = convert_request_value(&own, F, F, &Options::default()).unwrap();
+        assert_eq!(same.value, own);
+        assert!(same.losses.is_empty());
     }
 }
