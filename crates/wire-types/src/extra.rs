@@ -18,8 +18,15 @@ use serde_json::{Map, Value};
 /// Every object type in this crate has a public `extra` field of this type.
 #[derive(Debug, Clone, Default)]
 pub struct Extra {
-    fields: Map<String, Value>,
+    // Boxed and created on first use: most objects have no unknown field, and an empty
+    // `Map` still costs a hasher seed per object on the hot path.
+    fields: Option<Box<Map<String, Value>>>,
     nulls: Vec<&'static str>,
+}
+
+fn empty() -> &'static Map<String, Value> {
+    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(Map::new)
 }
 
 impl Extra {
@@ -30,38 +37,38 @@ impl Extra {
 
     /// Whether there are neither unknown fields nor explicit nulls.
     pub fn is_empty(&self) -> bool {
-        self.fields.is_empty() && self.nulls.is_empty()
+        self.fields().is_empty() && self.nulls.is_empty()
     }
 
     /// The unknown fields, in arrival order.
     pub fn fields(&self) -> &Map<String, Value> {
-        &self.fields
+        self.fields.as_deref().unwrap_or_else(|| empty())
     }
 
     /// The unknown fields, to change them.
     pub fn fields_mut(&mut self) -> &mut Map<String, Value> {
-        &mut self.fields
+        self.fields.get_or_insert_with(Default::default)
     }
 
     /// Takes the unknown fields out, leaving none.
     pub fn take_fields(&mut self) -> Map<String, Value> {
-        std::mem::take(&mut self.fields)
+        self.fields.take().map(|b| *b).unwrap_or_default()
     }
 
     /// One unknown field.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.fields.get(key)
+        self.fields.as_ref()?.get(key)
     }
 
     /// Adds or replaces an unknown field. Do not use the name of a field the type models:
     /// it would be written twice.
     pub fn insert(&mut self, key: String, value: Value) {
-        self.fields.insert(key, value);
+        self.fields_mut().insert(key, value);
     }
 
     /// Removes an unknown field.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        self.fields.shift_remove(key)
+        self.fields.as_mut()?.shift_remove(key)
     }
 
     /// Whether the known field `key` arrived as an explicit `null`.
@@ -87,8 +94,10 @@ impl Extra {
     }
 
     pub(crate) fn serialize_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
-        for (k, v) in &self.fields {
-            map.serialize_entry(k, v)?;
+        if let Some(fields) = &self.fields {
+            for (k, v) in fields.iter() {
+                map.serialize_entry(k, v)?;
+            }
         }
         Ok(())
     }
@@ -98,7 +107,7 @@ impl Extra {
 /// order (written JSON does not depend on either order).
 impl PartialEq for Extra {
     fn eq(&self, other: &Self) -> bool {
-        self.fields == other.fields
+        self.fields() == other.fields()
             && self.nulls.len() == other.nulls.len()
             && self.nulls.iter().all(|k| other.nulls.contains(k))
     }
@@ -107,7 +116,7 @@ impl PartialEq for Extra {
 impl From<Map<String, Value>> for Extra {
     fn from(fields: Map<String, Value>) -> Self {
         Extra {
-            fields,
+            fields: (!fields.is_empty()).then(|| Box::new(fields)),
             nulls: Vec::new(),
         }
     }
