@@ -370,7 +370,10 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
             TextOrParts::Parts(blocks) => {
                 msg.vendor.set_hint(F, "parts", true);
                 for (j, b) in blocks.into_iter().enumerate() {
-                    ctx.map(format!("/messages/0/content/{j}"), format!("/system/{j}"));
+                    ctx.map(
+                        format_args!("/messages/0/content/{j}"),
+                        format_args!("/system/{j}"),
+                    );
                     msg.content.push(decode_block(b, Place::System, ctx));
                 }
             }
@@ -419,7 +422,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
         v.set_hint(F, "empty_tools", true);
     }
     for (k, t) in tools.into_iter().flatten().enumerate() {
-        ctx.map(format!("/tools/{k}"), format!("/tools/{k}"));
+        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
         out.tools.push(decode_tool(t));
     }
 
@@ -440,7 +443,10 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
         ("stop", "stop_sequences"),
         ("stream", "stream"),
     ] {
-        ctx.map(format!("/settings/{neutral}"), format!("/{source}"));
+        ctx.map(
+            format_args!("/settings/{neutral}"),
+            format_args!("/{source}"),
+        );
     }
     if stream == Some(true) {
         v.set_hint(F, "stream", true);
@@ -583,8 +589,11 @@ fn decode_user(
     let blocks = match content {
         TextOrParts::Text(s) => {
             let n = messages.len();
-            ctx.map(format!("/messages/{n}"), at.to_owned());
-            ctx.map(format!("/messages/{n}/content/0"), format!("{at}/content"));
+            ctx.map(format_args!("/messages/{n}"), at.to_owned());
+            ctx.map(
+                format_args!("/messages/{n}/content/0"),
+                format_args!("{at}/content"),
+            );
             messages.push(Message::text(Role::User, s));
             return;
         }
@@ -600,7 +609,7 @@ fn decode_user(
     }
     if !results.is_empty() {
         let n = messages.len();
-        ctx.map(format!("/messages/{n}"), at.to_owned());
+        ctx.map(format_args!("/messages/{n}"), at.to_owned());
         let mut msg = Message::new(Role::Tool, Vec::with_capacity(results.len()));
         for (k, (j, r)) in results.into_iter().enumerate() {
             let neutral = format!("/messages/{n}/content/{k}");
@@ -615,13 +624,13 @@ fn decode_user(
         }
     }
     let n = messages.len();
-    ctx.map(format!("/messages/{n}"), at.to_owned());
+    ctx.map(format_args!("/messages/{n}"), at.to_owned());
     let mut msg = Message::new(Role::User, Vec::with_capacity(others.len()));
     msg.vendor.set_hint(F, "parts", true);
     for (k, (j, b)) in others.into_iter().enumerate() {
         ctx.map(
-            format!("/messages/{n}/content/{k}"),
-            format!("{at}/content/{j}"),
+            format_args!("/messages/{n}/content/{k}"),
+            format_args!("{at}/content/{j}"),
         );
         msg.content.push(decode_block(b, Place::User, ctx));
     }
@@ -638,10 +647,13 @@ fn decode_turn(
     ctx: &mut Ctx<'_>,
 ) -> Message {
     let mut msg = Message::new(role, Vec::new());
-    ctx.map(format!("/messages/{n}"), at.to_owned());
+    ctx.map(format_args!("/messages/{n}"), at.to_owned());
     match content {
         TextOrParts::Text(s) => {
-            ctx.map(format!("/messages/{n}/content/0"), format!("{at}/content"));
+            ctx.map(
+                format_args!("/messages/{n}/content/0"),
+                format_args!("{at}/content"),
+            );
             msg.content.push(Part::text(s));
         }
         TextOrParts::Parts(blocks) => {
@@ -649,8 +661,8 @@ fn decode_turn(
             msg.content.reserve(blocks.len());
             for (j, b) in blocks.into_iter().enumerate() {
                 ctx.map(
-                    format!("/messages/{n}/content/{j}"),
-                    format!("{at}/content/{j}"),
+                    format_args!("/messages/{n}/content/{j}"),
+                    format_args!("{at}/content/{j}"),
                 );
                 msg.content.push(decode_block(b, place, ctx));
             }
@@ -796,8 +808,8 @@ fn decode_result(
             meta.vendor.set_hint(F, "parts", true);
             for (m, b) in blocks.into_iter().enumerate() {
                 ctx.map(
-                    format!("{neutral}/content/{m}"),
-                    format!("{source}/content/{m}"),
+                    format_args!("{neutral}/content/{m}"),
+                    format_args!("{source}/content/{m}"),
                 );
                 parts.push(decode_block(b, Place::Nested, ctx));
             }
@@ -891,8 +903,8 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
     ctx.map("/choices/0/message", "/content");
     for (j, b) in content.into_iter().enumerate() {
         ctx.map(
-            format!("/choices/0/message/content/{j}"),
-            format!("/content/{j}"),
+            format_args!("/choices/0/message/content/{j}"),
+            format_args!("/content/{j}"),
         );
         message.content.push(decode_block(b, Place::Response, ctx));
     }

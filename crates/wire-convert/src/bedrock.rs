@@ -317,7 +317,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
                     let k = out.tools.len();
                     match attach_tool_cache(out.tools.last_mut(), c) {
                         None => {
-                            ctx.map(format!("/tools/{}/cache", k.saturating_sub(1)), src);
+                            ctx.map(format_args!("/tools/{}/cache", k.saturating_sub(1)), src);
                             continue;
                         }
                         Some(c) => opaque_tool(ctx, &w::Tool::CachePoint(c)),
@@ -325,7 +325,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
                 }
                 other => opaque_tool(ctx, &other),
             };
-            ctx.map(format!("/tools/{}", out.tools.len()), src);
+            ctx.map(format_args!("/tools/{}", out.tools.len()), src);
             out.tools.push(tool);
         }
         if !out.tools.iter().any(|t| matches!(t, Tool::Function(_))) {
@@ -359,8 +359,8 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
         ] {
             if set {
                 ctx.map(
-                    format!("/settings/{neutral}"),
-                    format!("/inferenceConfig/{source}"),
+                    format_args!("/settings/{neutral}"),
+                    format_args!("/inferenceConfig/{source}"),
                 );
             }
         }
@@ -590,13 +590,13 @@ fn push_dp(msg: &mut Message, neutral: &str, dp: Dp, ctx: &mut Ctx<'_>) {
     if let Part::ToolResult(r) = &dp.part {
         for m in 0..r.content.len() {
             ctx.map(
-                format!("{at}/content/{m}"),
-                format!("{}/toolResult/content/{m}", dp.src),
+                format_args!("{at}/content/{m}"),
+                format_args!("{}/toolResult/content/{m}", dp.src),
             );
         }
     }
     if let Some(c) = dp.cache_src {
-        ctx.map(format!("{at}/cache"), c);
+        ctx.map(format_args!("{at}/cache"), c);
     }
     ctx.map(at, dp.src);
     msg.content.push(dp.part);

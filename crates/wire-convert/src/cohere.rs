@@ -120,7 +120,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
     }
 
     for (k, t) in req.tools.into_iter().flatten().enumerate() {
-        ctx.map(format!("/tools/{k}"), format!("/tools/{k}"));
+        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
         out.tools.push(decode_tool(t));
     }
 
@@ -159,7 +159,10 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
         ("stream", "stream"),
         ("reasoning", "thinking"),
     ] {
-        ctx.map(format!("/settings/{neutral}"), format!("/{source}"));
+        ctx.map(
+            format_args!("/settings/{neutral}"),
+            format_args!("/{source}"),
+        );
     }
     // The reasoning settings' own names in `thinking`.
     ctx.map(
@@ -238,8 +241,8 @@ fn decode_content(
     match content {
         TextOrParts::Text(t) => {
             ctx.map(
-                format!("{neutral}/content/{}", parts.len()),
-                format!("{at}/content"),
+                format_args!("{neutral}/content/{}", parts.len()),
+                format_args!("{at}/content"),
             );
             parts.push(Part::text(t));
         }
@@ -259,8 +262,8 @@ fn decode_items(
 ) {
     for (j, c) in items.into_iter().enumerate() {
         ctx.map(
-            format!("{neutral}/content/{}", parts.len()),
-            format!("{at}/content/{j}"),
+            format_args!("{neutral}/content/{}", parts.len()),
+            format_args!("{at}/content/{j}"),
         );
         parts.push(decode_item(c, ctx));
     }
@@ -361,8 +364,8 @@ fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -> Message {
     }
     if let Some(plan) = t.tool_plan {
         ctx.map(
-            format!("{neutral}/content/{}", msg.content.len()),
-            format!("{at}/tool_plan"),
+            format_args!("{neutral}/content/{}", msg.content.len()),
+            format_args!("{at}/tool_plan"),
         );
         let mut meta = PartMeta::default();
         meta.vendor.set_hint(F, "tool_plan", true);
@@ -376,8 +379,8 @@ fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -> Message {
     let id_base = neutral.strip_suffix("/message").unwrap_or(neutral);
     for (c, call) in t.tool_calls.into_iter().flatten().enumerate() {
         ctx.map(
-            format!("{neutral}/content/{}", msg.content.len()),
-            format!("{at}/tool_calls/{c}"),
+            format_args!("{neutral}/content/{}", msg.content.len()),
+            format_args!("{at}/tool_calls/{c}"),
         );
         map_call(
             ctx,
@@ -395,7 +398,10 @@ fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -> Message {
 /// Maps the neutral fields of a call to its `function` object in the source.
 fn map_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
     for (n, s) in [("name", "name"), ("arguments", "arguments")] {
-        ctx.map(format!("{neutral}/{n}"), format!("{source}/function/{s}"));
+        ctx.map(
+            format_args!("{neutral}/{n}"),
+            format_args!("{source}/function/{s}"),
+        );
     }
 }
 
@@ -448,7 +454,7 @@ fn decode_call(call: w::ToolCall, id_base: &str, c: usize, ctx: &mut Ctx<'_>) ->
 /// Appends the result of a `tool` message to the tool message at the end, or starts one.
 fn push_result(messages: &mut Vec<Message>, t: w::ToolMessage, at: &str, ctx: &mut Ctx<'_>) {
     if messages.last().is_none_or(|m| m.role != Role::Tool) {
-        ctx.map(format!("/messages/{}", messages.len()), at.to_owned());
+        ctx.map(format_args!("/messages/{}", messages.len()), at.to_owned());
         messages.push(Message::new(Role::Tool, Vec::new()));
     }
     let n = messages.len() - 1;

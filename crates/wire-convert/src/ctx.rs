@@ -21,7 +21,28 @@ pub struct Ctx<'a> {
     /// The format being decoded or encoded.
     pub format: Format,
     losses: Vec<Loss>,
-    map: Vec<(String, String)>,
+    map: SourceMap,
+}
+
+/// Where each neutral item came from: every pointer pair written once into one buffer
+/// (no allocation per entry; searched only when a loss needs a source pointer).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct SourceMap {
+    text: String,
+    /// (neutral start, split between neutral and source, source end) in `text`.
+    spans: Vec<(u32, u32, u32)>,
+}
+
+impl SourceMap {
+    /// The (neutral, source) pairs, in the order recorded.
+    fn pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.spans.iter().filter_map(|&(a, b, c)| {
+            Some((
+                self.text.get(a as usize..b as usize)?,
+                self.text.get(b as usize..c as usize)?,
+            ))
+        })
+    }
 }
 
 impl<'a> Ctx<'a> {
@@ -31,7 +52,7 @@ impl<'a> Ctx<'a> {
             options,
             format,
             losses: Vec::new(),
-            map: Vec::new(),
+            map: SourceMap::default(),
         }
     }
 
@@ -46,9 +67,21 @@ impl<'a> Ctx<'a> {
 
     /// Records that the neutral item at `neutral` (`/messages/2`, `/messages/2/content/0`,
     /// `/tools/1`, `/choices/0/message/content/3`) came from `source` in the input.
-    pub fn map(&mut self, neutral: impl Into<String>, source: impl Into<String>) {
-        // Kept as a list: it is only searched when a loss needs a source pointer.
-        self.map.push((neutral.into(), source.into()));
+    pub fn map(&mut self, neutral: impl std::fmt::Display, source: impl std::fmt::Display) {
+        use std::fmt::Write;
+        let m = &mut self.map;
+        let a = m.text.len();
+        let _ = write!(m.text, "{neutral}");
+        let b = m.text.len();
+        let _ = write!(m.text, "{source}");
+        let c = m.text.len();
+        if m.text[a..b] == m.text[b..c] {
+            // Same pointer on both sides: nothing to rewrite.
+            m.text.truncate(a);
+        } else if let (Ok(a), Ok(b), Ok(c)) = (u32::try_from(a), u32::try_from(b), u32::try_from(c))
+        {
+            m.spans.push((a, b, c));
+        }
     }
 
     /// The losses recorded so far.
@@ -62,7 +95,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Takes the neutral → source map out.
-    pub(crate) fn take_map(&mut self) -> Vec<(String, String)> {
+    pub(crate) fn take_map(&mut self) -> SourceMap {
         std::mem::take(&mut self.map)
     }
 
@@ -236,6 +269,6 @@ pub(crate) fn to_source(map: &HashMap<&str, &str>, neutral: &str) -> String {
 
 /// The neutral → source map as an index (built only when a loss needs it; a later entry
 /// for the same neutral pointer wins, as inserts into a map would).
-pub(crate) fn index(map: &[(String, String)]) -> HashMap<&str, &str> {
-    map.iter().map(|(n, s)| (n.as_str(), s.as_str())).collect()
+pub(crate) fn index(map: &SourceMap) -> HashMap<&str, &str> {
+    map.pairs().collect()
 }

@@ -234,7 +234,7 @@ fn match_call(pending: &mut [Pending], id: Option<&str>, name: &str) -> Option<S
 /// Starts a neutral message from the source at `at`; returns its index.
 fn start(messages: &mut Vec<Message>, role: Role, at: &str, ctx: &mut Ctx<'_>) -> usize {
     let n = messages.len();
-    ctx.map(format!("/messages/{n}"), at.to_owned());
+    ctx.map(format_args!("/messages/{n}"), at.to_owned());
     messages.push(Message::new(role, Vec::new()));
     n
 }
@@ -243,7 +243,10 @@ fn start(messages: &mut Vec<Message>, role: Role, at: &str, ctx: &mut Ctx<'_>) -
 fn push_part(messages: &mut [Message], part: Part, at: String, ctx: &mut Ctx<'_>) {
     let n = messages.len().saturating_sub(1);
     if let Some(m) = messages.last_mut() {
-        ctx.map(format!("/messages/{n}/content/{}", m.content.len()), at);
+        ctx.map(
+            format_args!("/messages/{n}/content/{}", m.content.len()),
+            at,
+        );
         m.content.push(part);
     }
 }
@@ -608,13 +611,13 @@ fn decode_result(
     let neutral = format!("/messages/{n}/content/{k}");
     let (mut content, is_error) = decode_response_object(response);
     ctx.map(
-        format!("{neutral}/content/0"),
-        format!("{at}/functionResponse/response"),
+        format_args!("{neutral}/content/0"),
+        format_args!("{at}/functionResponse/response"),
     );
     for (m, rp) in media.into_iter().flatten().enumerate() {
         ctx.map(
-            format!("{neutral}/content/{}", content.len()),
-            format!("{at}/functionResponse/parts/{m}"),
+            format_args!("{neutral}/content/{}", content.len()),
+            format_args!("{at}/functionResponse/parts/{m}"),
         );
         content.push(decode_response_part(rp));
     }
@@ -689,7 +692,7 @@ fn decode_tools(tools: Vec<w::Tool>, out: &mut Vec<Tool>, ctx: &mut Ctx<'_>) {
         {
             let k = out.len();
             let dat = format!("{at}/functionDeclarations/{d}");
-            ctx.map(format!("/tools/{k}"), dat.clone());
+            ctx.map(format_args!("/tools/{k}"), dat.clone());
             let mut v = Vendor::default();
             v.set_hint(F, "entry", e);
             let name = std::mem::take(&mut decl.name);
@@ -698,15 +701,15 @@ fn decode_tools(tools: Vec<w::Tool>, out: &mut Vec<Tool>, ctx: &mut Ctx<'_>) {
                 match (decl.parameters.take(), decl.parameters_json_schema.take()) {
                     (Some(p), None) => {
                         ctx.map(
-                            format!("/tools/{k}/input_schema"),
-                            format!("{dat}/parameters"),
+                            format_args!("/tools/{k}/input_schema"),
+                            format_args!("{dat}/parameters"),
                         );
                         (Some(p), Dialect::GeminiOpenapi)
                     }
                     (None, Some(s)) => {
                         ctx.map(
-                            format!("/tools/{k}/input_schema"),
-                            format!("{dat}/parametersJsonSchema"),
+                            format_args!("/tools/{k}/input_schema"),
+                            format_args!("{dat}/parametersJsonSchema"),
                         );
                         v.set_hint(F, "json_schema", true);
                         (Some(s), Dialect::JsonSchema)
@@ -735,7 +738,7 @@ fn decode_tools(tools: Vec<w::Tool>, out: &mut Vec<Tool>, ctx: &mut Ctx<'_>) {
                 let k = out.len();
                 let mut p = String::new();
                 wire_types::push_token(&mut p, &key);
-                ctx.map(format!("/tools/{k}"), format!("{at}{p}"));
+                ctx.map(format_args!("/tools/{k}"), format_args!("{at}{p}"));
                 let mut meta = PartMeta::default();
                 meta.vendor.set_hint(F, "entry", e);
                 let mut obj = Map::new();
@@ -808,7 +811,10 @@ fn decode_generation_config(
         ("reasoning/enabled", "thinkingConfig/thinkingBudget"),
         ("reasoning/effort", "thinkingConfig/thinkingLevel"),
     ] {
-        ctx.map(format!("/settings/{neutral}"), format!("{g}/{source}"));
+        ctx.map(
+            format_args!("/settings/{neutral}"),
+            format_args!("{g}/{source}"),
+        );
     }
     ctx.map("/settings", g);
 
@@ -851,7 +857,10 @@ fn decode_generation_config(
             gc.response_mime_type = None;
         }
         (Some("application/json"), None, Some(_)) => {
-            ctx.map("/output_format/schema", format!("{g}/responseJsonSchema"));
+            ctx.map(
+                "/output_format/schema",
+                format_args!("{g}/responseJsonSchema"),
+            );
             v.set_hint(F, "response_json_schema", true);
             out.output_format = Some(OutputFormat::JsonSchema {
                 name: None,
@@ -861,7 +870,7 @@ fn decode_generation_config(
             gc.response_mime_type = None;
         }
         (Some("application/json"), Some(_), None) => {
-            ctx.map("/output_format/schema", format!("{g}/responseSchema"));
+            ctx.map("/output_format/schema", format_args!("{g}/responseSchema"));
             let original = gc.response_schema.take().unwrap_or_default();
             out.output_format = Some(OutputFormat::JsonSchema {
                 name: None,
@@ -918,10 +927,13 @@ fn decode_candidate(mut c: w::Candidate, i: usize, ctx: &mut Ctx<'_>) -> Result<
     let at = format!("/candidates/{i}");
     let neutral = format!("/choices/{i}");
     ctx.map(neutral.clone(), at.clone());
-    ctx.map(format!("{neutral}/message"), format!("{at}/content"));
     ctx.map(
-        format!("{neutral}/stop_reason"),
-        format!("{at}/finishReason"),
+        format_args!("{neutral}/message"),
+        format_args!("{at}/content"),
+    );
+    ctx.map(
+        format_args!("{neutral}/stop_reason"),
+        format_args!("{at}/finishReason"),
     );
     let mut cv = Vendor::default();
     match c.index.take() {
@@ -963,7 +975,7 @@ fn decode_candidate(mut c: w::Candidate, i: usize, ctx: &mut Ctx<'_>) -> Result<
                     decode_part(p)
                 };
                 ctx.map(
-                    format!("{neutral}/message/content/{}", message.content.len()),
+                    format_args!("{neutral}/message/content/{}", message.content.len()),
                     pat,
                 );
                 message.content.push(part);

@@ -175,7 +175,7 @@ pub struct Decoded<T> {
     /// What could not be carried into the neutral model (rare: an unknown part kept as
     /// text, say).
     pub losses: Vec<Loss>,
-    map: Vec<(String, String)>,
+    map: ctx::SourceMap,
 }
 
 impl<T> Decoded<T> {
@@ -412,7 +412,7 @@ fn encode_response_to<O: Output>(
 
 fn finish<O>(
     decode_losses: Vec<Loss>,
-    map: &[(String, String)],
+    map: &ctx::SourceMap,
     mut encoded: Converted<O>,
     options: &Options,
 ) -> Result<Converted<O>, Error> {

@@ -121,7 +121,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
     }
 
     for (k, t) in req.tools.into_iter().flatten().enumerate() {
-        ctx.map(format!("/tools/{k}"), format!("/tools/{k}"));
+        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
         out.tools.push(decode_tool(t));
     }
 
@@ -173,7 +173,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
         "stream",
         "stop",
     ] {
-        ctx.map(format!("/settings/{key}"), format!("/{key}"));
+        ctx.map(format_args!("/settings/{key}"), format_args!("/{key}"));
     }
     s.stop = req.stop.map(|st| match st {
         TextOrParts::Text(t) => {
@@ -271,8 +271,8 @@ fn decode_content(
     match content {
         TextOrParts::Text(t) => {
             ctx.map(
-                format!("{neutral}/content/{}", parts.len()),
-                format!("{at}/content"),
+                format_args!("{neutral}/content/{}", parts.len()),
+                format_args!("{at}/content"),
             );
             parts.push(Part::text(t));
         }
@@ -280,8 +280,8 @@ fn decode_content(
             v.set_hint(F, "parts", true);
             for (j, c) in chunks.into_iter().enumerate() {
                 ctx.map(
-                    format!("{neutral}/content/{}", parts.len()),
-                    format!("{at}/content/{j}"),
+                    format_args!("{neutral}/content/{}", parts.len()),
+                    format_args!("{at}/content/{j}"),
                 );
                 parts.push(decode_chunk(c, ctx));
             }
@@ -421,8 +421,8 @@ fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -> Message {
     let id_base = neutral.strip_suffix("/message").unwrap_or(neutral);
     for (c, call) in t.tool_calls.into_iter().flatten().enumerate() {
         ctx.map(
-            format!("{neutral}/content/{}", msg.content.len()),
-            format!("{at}/tool_calls/{c}"),
+            format_args!("{neutral}/content/{}", msg.content.len()),
+            format_args!("{at}/tool_calls/{c}"),
         );
         map_call(
             ctx,
@@ -440,7 +440,10 @@ fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -> Message {
 /// Maps the neutral fields of a call to its `function` object in the source.
 fn map_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
     for (n, s) in [("name", "name"), ("arguments", "arguments")] {
-        ctx.map(format!("{neutral}/{n}"), format!("{source}/function/{s}"));
+        ctx.map(
+            format_args!("{neutral}/{n}"),
+            format_args!("{source}/function/{s}"),
+        );
     }
 }
 
@@ -493,7 +496,7 @@ fn push_result(
     ctx: &mut Ctx<'_>,
 ) {
     if messages.last().is_none_or(|m| m.role != Role::Tool) {
-        ctx.map(format!("/messages/{}", messages.len()), at.to_owned());
+        ctx.map(format_args!("/messages/{}", messages.len()), at.to_owned());
         messages.push(Message::new(Role::Tool, Vec::new()));
     }
     let n = messages.len() - 1;
@@ -570,8 +573,8 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
             v.format = Some(F);
         }
         ctx.map(
-            format!("/choices/{i}/stop_reason"),
-            format!("/choices/{i}/finish_reason"),
+            format_args!("/choices/{i}/stop_reason"),
+            format_args!("/choices/{i}/finish_reason"),
         );
         out.choices.push(Choice {
             message,

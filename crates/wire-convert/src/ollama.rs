@@ -145,7 +145,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
     }
 
     for (k, t) in req.tools.into_iter().flatten().enumerate() {
-        ctx.map(format!("/tools/{k}"), format!("/tools/{k}"));
+        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
         out.tools.push(decode_tool(t));
     }
 
@@ -228,7 +228,10 @@ fn decode_options(
 ) -> Map<String, Value> {
     let mut take = |key: &str, neutral: &str, ok: &dyn Fn(&Value) -> bool| -> Option<Value> {
         if options.get(key).is_some_and(ok) {
-            ctx.map(format!("/settings/{neutral}"), format!("/options/{key}"));
+            ctx.map(
+                format_args!("/settings/{neutral}"),
+                format_args!("/options/{key}"),
+            );
             options.shift_remove(key)
         } else {
             None
@@ -324,8 +327,8 @@ fn decode_turn(
     if let Some(t) = m.thinking {
         if assistant {
             ctx.map(
-                format!("{neutral}/content/{}", msg.content.len()),
-                format!("{at}/thinking"),
+                format_args!("{neutral}/content/{}", msg.content.len()),
+                format_args!("{at}/thinking"),
             );
             msg.content.push(Part::Reasoning(model::Reasoning {
                 text: Some(t),
@@ -341,8 +344,8 @@ fn decode_turn(
         Some(c) if c.is_empty() => {}
         Some(c) => {
             ctx.map(
-                format!("{neutral}/content/{}", msg.content.len()),
-                format!("{at}/content"),
+                format_args!("{neutral}/content/{}", msg.content.len()),
+                format_args!("{at}/content"),
             );
             msg.content.push(Part::text(c));
         }
@@ -353,8 +356,8 @@ fn decode_turn(
         }
         for (j, data) in images.into_iter().enumerate() {
             ctx.map(
-                format!("{neutral}/content/{}", msg.content.len()),
-                format!("{at}/images/{j}"),
+                format_args!("{neutral}/content/{}", msg.content.len()),
+                format_args!("{at}/images/{j}"),
             );
             msg.content.push(image(data));
         }
@@ -363,8 +366,8 @@ fn decode_turn(
         if assistant {
             for (c, call) in calls.into_iter().enumerate() {
                 ctx.map(
-                    format!("{neutral}/content/{}", msg.content.len()),
-                    format!("{at}/tool_calls/{c}"),
+                    format_args!("{neutral}/content/{}", msg.content.len()),
+                    format_args!("{at}/tool_calls/{c}"),
                 );
                 map_call(
                     ctx,
@@ -455,7 +458,10 @@ fn base64_head(data: &str) -> Vec<u8> {
 /// Maps the neutral fields of a call to its `function` object in the source.
 fn map_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
     for (n, s) in [("name", "name"), ("arguments", "arguments")] {
-        ctx.map(format!("{neutral}/{n}"), format!("{source}/function/{s}"));
+        ctx.map(
+            format_args!("{neutral}/{n}"),
+            format_args!("{source}/function/{s}"),
+        );
     }
 }
 
@@ -539,8 +545,8 @@ fn decode_result(
         Some(c) if c.is_empty() => {}
         Some(c) => {
             ctx.map(
-                format!("{neutral}/content/{}", content.len()),
-                format!("{at}/content"),
+                format_args!("{neutral}/content/{}", content.len()),
+                format_args!("{at}/content"),
             );
             content.push(Part::text(c));
         }
@@ -555,8 +561,8 @@ fn decode_result(
         }
         for (j, data) in images.into_iter().enumerate() {
             ctx.map(
-                format!("{neutral}/content/{}", content.len()),
-                format!("{at}/images/{j}"),
+                format_args!("{neutral}/content/{}", content.len()),
+                format_args!("{at}/images/{j}"),
             );
             content.push(image(data));
         }
@@ -575,7 +581,7 @@ fn decode_result(
         meta,
     };
     if k == 0 {
-        ctx.map(format!("/messages/{n}"), at.to_owned());
+        ctx.map(format_args!("/messages/{n}"), at.to_owned());
         out.push(Message::new(Role::Tool, Vec::new()));
     }
     ctx.map(neutral, at.to_owned());

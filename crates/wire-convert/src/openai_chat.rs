@@ -61,7 +61,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
                     v.set_field(F, "name", Value::String(name));
                 }
                 msg.vendor = v;
-                ctx.map(format!("/messages/{n}"), at);
+                ctx.map(format_args!("/messages/{n}"), at);
                 out.messages.push(msg);
             }
             w::Message::Assistant(a) => {
@@ -100,7 +100,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
     }
 
     for (k, t) in req.tools.into_iter().flatten().enumerate() {
-        ctx.map(format!("/tools/{k}"), format!("/tools/{k}"));
+        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
         out.tools.push(match t {
             w::Tool::Function(f) => {
                 let mut v = vendor_from_extra(F, &f.function.extra, &[]);
@@ -268,7 +268,7 @@ fn push_system(
         v.set_field(F, "name", Value::String(name));
     }
     merge_hints(&mut msg.vendor, v);
-    ctx.map(format!("/messages/{n}"), at.to_owned());
+    ctx.map(format_args!("/messages/{n}"), at.to_owned());
     messages.push(msg);
 }
 
@@ -296,8 +296,8 @@ fn decode_content(
             for (j, p) in parts.into_iter().enumerate() {
                 let k = msg.content.len();
                 ctx.map(
-                    format!("/messages/{n}/content/{k}"),
-                    format!("{at}/content/{j}"),
+                    format_args!("/messages/{n}/content/{k}"),
+                    format_args!("{at}/content/{j}"),
                 );
                 msg.content.push(decode_part(p, ctx));
             }
@@ -459,8 +459,8 @@ fn decode_assistant_at(a: AssistantParts, neutral: &str, at: &str, ctx: &mut Ctx
     ctx.map(neutral.to_owned(), at.to_owned());
     if let Some(r) = a.reasoning_content {
         ctx.map(
-            format!("{neutral}/content/{}", msg.content.len()),
-            format!("{at}/reasoning_content"),
+            format_args!("{neutral}/content/{}", msg.content.len()),
+            format_args!("{at}/reasoning_content"),
         );
         msg.content.push(Part::Reasoning(model::Reasoning {
             text: Some(r),
@@ -472,8 +472,8 @@ fn decode_assistant_at(a: AssistantParts, neutral: &str, at: &str, ctx: &mut Ctx
         None => {}
         Some(TextOrParts::Text(t)) => {
             ctx.map(
-                format!("{neutral}/content/{}", msg.content.len()),
-                format!("{at}/content"),
+                format_args!("{neutral}/content/{}", msg.content.len()),
+                format_args!("{at}/content"),
             );
             msg.content.push(Part::text(t));
         }
@@ -481,8 +481,8 @@ fn decode_assistant_at(a: AssistantParts, neutral: &str, at: &str, ctx: &mut Ctx
             msg.vendor.set_hint(F, "parts", true);
             for (j, p) in parts.into_iter().enumerate() {
                 ctx.map(
-                    format!("{neutral}/content/{}", msg.content.len()),
-                    format!("{at}/content/{j}"),
+                    format_args!("{neutral}/content/{}", msg.content.len()),
+                    format_args!("{at}/content/{j}"),
                 );
                 msg.content.push(decode_part(p, ctx));
             }
@@ -490,8 +490,8 @@ fn decode_assistant_at(a: AssistantParts, neutral: &str, at: &str, ctx: &mut Ctx
     }
     if let Some(r) = a.refusal {
         ctx.map(
-            format!("{neutral}/content/{}", msg.content.len()),
-            format!("{at}/refusal"),
+            format_args!("{neutral}/content/{}", msg.content.len()),
+            format_args!("{at}/refusal"),
         );
         msg.vendor.set_hint(F, "refusal_field", true);
         msg.content.push(Part::Refusal(Text {
@@ -501,8 +501,8 @@ fn decode_assistant_at(a: AssistantParts, neutral: &str, at: &str, ctx: &mut Ctx
     }
     for (c, call) in a.tool_calls.into_iter().flatten().enumerate() {
         ctx.map(
-            format!("{neutral}/content/{}", msg.content.len()),
-            format!("{at}/tool_calls/{c}"),
+            format_args!("{neutral}/content/{}", msg.content.len()),
+            format_args!("{at}/tool_calls/{c}"),
         );
         msg.content.push(decode_call(call, neutral, c, ctx));
     }
@@ -603,13 +603,13 @@ fn decode_tool_message(t: w::ToolMessage, ctx: &mut Ctx<'_>) -> ToolResult {
 /// Appends a result to the tool message at the end, or starts one.
 fn push_result(messages: &mut Vec<Message>, result: ToolResult, at: &str, ctx: &mut Ctx<'_>) {
     if messages.last().is_none_or(|m| m.role != Role::Tool) {
-        ctx.map(format!("/messages/{}", messages.len()), at.to_owned());
+        ctx.map(format_args!("/messages/{}", messages.len()), at.to_owned());
         messages.push(Message::new(Role::Tool, Vec::new()));
     }
     let n = messages.len() - 1;
     if let Some(last) = messages.last_mut() {
         ctx.map(
-            format!("/messages/{n}/content/{}", last.content.len()),
+            format_args!("/messages/{n}/content/{}", last.content.len()),
             at.to_owned(),
         );
         last.content.push(Part::ToolResult(result));

@@ -261,7 +261,10 @@ pub fn decode_request(mut req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::R
         ("stream", "stream", s.stream.is_some()),
     ] {
         if set {
-            ctx.map(format!("/settings/{neutral}"), format!("/{source}"));
+            ctx.map(
+                format_args!("/settings/{neutral}"),
+                format_args!("/{source}"),
+            );
         }
     }
     // What is left is vendor: unknown fields, nulls, and the fields with no neutral place.
@@ -280,8 +283,8 @@ pub fn decode_request(mut req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::R
             let n = out.messages.len();
             let mut m = Message::text(Role::User, text);
             m.vendor.set_hint(F, "input_string", true);
-            ctx.map(format!("/messages/{n}"), "/input");
-            ctx.map(format!("/messages/{n}/content/0"), "/input");
+            ctx.map(format_args!("/messages/{n}"), "/input");
+            ctx.map(format_args!("/messages/{n}/content/0"), "/input");
             out.messages.push(m);
         }
         Some(w::Input::Items(items)) => {
@@ -293,7 +296,7 @@ pub fn decode_request(mut req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::R
     }
 
     for (k, t) in tools.into_iter().flatten().enumerate() {
-        ctx.map(format!("/tools/{k}"), format!("/tools/{k}"));
+        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
         out.tools.push(decode_tool(t));
     }
 
@@ -389,7 +392,7 @@ fn decode_items(
                     None => push_to_group(out, w::Item::Message(m), &at, ctx),
                     Some(role) => {
                         let n = out.len();
-                        ctx.map(format!("/messages/{n}"), at.clone());
+                        ctx.map(format_args!("/messages/{n}"), at.clone());
                         let msg =
                             decode_input_message(m, role, &format!("/messages/{n}"), &at, ctx);
                         out.push(msg);
@@ -407,13 +410,13 @@ fn decode_items(
                 {
                     let mut m = Message::new(Role::User, Vec::new());
                     m.vendor.set_hint(F, "items", true);
-                    ctx.map(format!("/messages/{}", out.len()), at.clone());
+                    ctx.map(format_args!("/messages/{}", out.len()), at.clone());
                     out.push(m);
                 }
                 let n = out.len().saturating_sub(1);
                 if let Some(m) = out.last_mut() {
                     ctx.map(
-                        format!("/messages/{n}/content/{}", m.content.len()),
+                        format_args!("/messages/{n}/content/{}", m.content.len()),
                         at.clone(),
                     );
                     m.content.push(opaque_item(map));
@@ -429,7 +432,7 @@ fn decode_items(
 /// there is none: consecutive assistant-side items make one neutral message.
 fn push_to_group(out: &mut Vec<Message>, item: w::Item, at: &str, ctx: &mut Ctx<'_>) {
     if out.last().is_none_or(|m| m.role != Role::Assistant) {
-        ctx.map(format!("/messages/{}", out.len()), at.to_owned());
+        ctx.map(format_args!("/messages/{}", out.len()), at.to_owned());
         out.push(Message::new(Role::Assistant, Vec::new()));
     }
     let neutral = format!("/messages/{}", out.len().saturating_sub(1));
@@ -516,7 +519,7 @@ fn push_assistant_message(
             v.set_hint(F, "msg", Value::Object(hint.clone()));
             for (k, val) in &head.fields {
                 v.set_field(F, &format!("$msg.{k}"), val.clone());
-                ctx.map(format!("{here}/$msg.{k}"), format!("{at}/{k}"));
+                ctx.map(format_args!("{here}/$msg.{k}"), format_args!("{at}/{k}"));
             }
         }
         ctx.map(here, source);
@@ -545,15 +548,18 @@ fn decode_input_message(
     }
     match content {
         TextOrParts::Text(s) => {
-            ctx.map(format!("{neutral}/content/0"), format!("{at}/content"));
+            ctx.map(
+                format_args!("{neutral}/content/0"),
+                format_args!("{at}/content"),
+            );
             msg.content.push(Part::text(s));
         }
         TextOrParts::Parts(ps) => {
             msg.vendor.set_hint(F, "parts", true);
             for (j, p) in ps.into_iter().enumerate() {
                 ctx.map(
-                    format!("{neutral}/content/{j}"),
-                    format!("{at}/content/{j}"),
+                    format_args!("{neutral}/content/{j}"),
+                    format_args!("{at}/content/{j}"),
                 );
                 msg.content.push(decode_part(p, false));
             }
@@ -869,14 +875,14 @@ fn push_result(
     ctx: &mut Ctx<'_>,
 ) {
     if messages.last().is_none_or(|m| m.role != Role::Tool) {
-        ctx.map(format!("/messages/{}", messages.len()), at.to_owned());
+        ctx.map(format_args!("/messages/{}", messages.len()), at.to_owned());
         messages.push(Message::new(Role::Tool, Vec::new()));
     }
     let n = messages.len() - 1;
     if let Some(last) = messages.last_mut() {
         let here = format!("/messages/{n}/content/{}", last.content.len());
         for (j, src) in sources.into_iter().enumerate() {
-            ctx.map(format!("{here}/content/{j}"), src);
+            ctx.map(format_args!("{here}/content/{j}"), src);
         }
         ctx.map(here, at.to_owned());
         last.content.push(Part::ToolResult(result));
