@@ -850,23 +850,9 @@ fn encode_tool_def(def: ToolDef, at: &str, ctx: &mut Ctx<'_>) -> w::Tool {
                 .unwrap_or_else(|| "function".to_owned()),
         )
     };
-    let parameters = def.input_schema.map(|s| {
-        let s = match def.dialect {
-            Dialect::GeminiOpenapi => schema::from_gemini(&s),
-            Dialect::JsonSchema => s,
-        };
-        match schema::wrap_non_object(&s) {
-            Some(wrapped) => {
-                ctx.loss(
-                    format!("{at}/input_schema"),
-                    LossKind::Changed,
-                    "a non-object input schema is exposed as {\"input\": <schema>}",
-                );
-                wrapped
-            }
-            None => s,
-        }
-    });
+    let parameters = def
+        .input_schema
+        .map(|s| schema::json_schema_input(s, def.dialect, ctx, at));
     if def.output_schema.is_some() {
         ctx.loss(
             format!("{at}/output_schema"),

@@ -922,21 +922,7 @@ fn encode_tool_def(def: ToolDef, at: &str, ctx: &mut Ctx<'_>) -> w::Tool {
         }
     }
     let parameters = def.input_schema.map(|s| {
-        let s = match def.dialect {
-            Dialect::GeminiOpenapi => schema::from_gemini(&s),
-            Dialect::JsonSchema => s,
-        };
-        let s = match schema::wrap_non_object(&s) {
-            Some(wrapped) => {
-                ctx.loss(
-                    format!("{at}/input_schema"),
-                    LossKind::Changed,
-                    "a non-object input schema is exposed as {\"input\": <schema>}",
-                );
-                wrapped
-            }
-            None => s,
-        };
+        let s = schema::json_schema_input(s, def.dialect, ctx, at);
         if def.strict == Some(true) {
             schema::to_openai_strict(&s, ctx, &format!("{at}/input_schema"))
         } else {

@@ -554,6 +554,32 @@ fn make_nullable(schema: &mut Value) {
     }
 }
 
+/// A tool's input schema as plain JSON Schema with an object at the root: a Gemini
+/// `parameters` schema read back ([`from_gemini`]), a non-object schema wrapped
+/// ([`wrap_non_object`]) with a `changed` loss at `{at}/input_schema`.
+pub fn json_schema_input(
+    schema: Value,
+    dialect: crate::model::Dialect,
+    ctx: &mut Ctx<'_>,
+    at: &str,
+) -> Value {
+    let schema = match dialect {
+        crate::model::Dialect::GeminiOpenapi => from_gemini(&schema),
+        crate::model::Dialect::JsonSchema => schema,
+    };
+    match wrap_non_object(&schema) {
+        Some(wrapped) => {
+            ctx.loss(
+                format!("{at}/input_schema"),
+                LossKind::Changed,
+                "a non-object input schema is exposed as {\"input\": <schema>}",
+            );
+            wrapped
+        }
+        None => schema,
+    }
+}
+
 /// Keywords Ollama keeps: its server parses tool parameters into `ToolProperty` (`anyOf`,
 /// `type`, `items`, `description`, `enum`, `properties`, `required`) and drops the rest
 /// before templating.
