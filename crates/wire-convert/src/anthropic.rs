@@ -1172,23 +1172,31 @@ struct Known {
     /// The names of the tools whose input schema is not an object (so it is wrapped as
     /// `{"input": …}`, and so are the arguments of their calls).
     wrapped: HashSet<String>,
-    /// The ids of the tool calls in the conversation.
-    calls: HashSet<String>,
+    /// The call ids of the named tool results whose call is not in the conversation
+    /// (their name has nowhere to go). Usually empty: only those ids are copied.
+    orphans: HashSet<String>,
 }
 
 impl Known {
     fn of(tools: &[Tool], messages: &[Message]) -> Known {
-        let calls = messages
-            .iter()
-            .flat_map(|m| &m.content)
+        let parts = || messages.iter().flat_map(|m| &m.content);
+        let calls: HashSet<&str> = parts()
             .filter_map(|p| match p {
-                Part::ToolCall(c) => Some(c.id.clone()),
+                Part::ToolCall(c) => Some(c.id.as_str()),
+                _ => None,
+            })
+            .collect();
+        let orphans = parts()
+            .filter_map(|p| match p {
+                Part::ToolResult(r) if r.name.is_some() && !calls.contains(r.call_id.as_str()) => {
+                    Some(r.call_id.clone())
+                }
                 _ => None,
             })
             .collect();
         Known {
             wrapped: wrapped_tools(tools),
-            calls,
+            orphans,
         }
     }
 }
@@ -1635,8 +1643,8 @@ struct TurnOut {
     /// Written as a string if it is still one plain text block.
     string: bool,
     extra: Extra,
-    /// Neutral pointer of its first message.
-    at: String,
+    /// Index of its first neutral message.
+    first: usize,
     /// Some neutral message in it had content.
     had_content: bool,
     /// Its last neutral message was a tool message.
@@ -1652,8 +1660,9 @@ fn encode_messages(
     let mut top: Vec<(String, Message)> = Vec::new();
     let mut turns: Vec<TurnOut> = Vec::with_capacity(messages.len());
     let mut leading = true;
+    let mut at = String::new();
     for (i, m) in messages.into_iter().enumerate() {
-        let at = format!("/messages/{i}");
+        crate::util::set_path(&mut at, format_args!("/messages/{i}"));
         if m.role.is_system() && !m.vendor.flag(F, "inline") {
             if !leading {
                 ctx.loss(
@@ -1662,13 +1671,13 @@ fn encode_messages(
                     "anthropic takes instructions in the top-level `system` only: this mid-conversation system message is appended there",
                 );
             }
-            top.push((at, m));
+            top.push((at.clone(), m));
             continue;
         }
         if !m.role.is_system() {
             leading = false;
         }
-        push_turn(&mut turns, m, at, known, ctx);
+        push_turn(&mut turns, m, (i, &at), known, ctx);
     }
     let system = encode_system(top, ctx);
     let messages = turns
@@ -1732,7 +1741,14 @@ fn drop_empty_text(blocks: &mut Vec<w::ContentBlock>) {
 }
 
 /// Adds a message to the turns: a turn of its own, or merged into the previous one.
-fn push_turn(turns: &mut Vec<TurnOut>, m: Message, at: String, known: &Known, ctx: &mut Ctx<'_>) {
+/// `(i, at)`: the message's index and neutral pointer.
+fn push_turn(
+    turns: &mut Vec<TurnOut>,
+    m: Message,
+    (i, at): (usize, &str),
+    known: &Known,
+    ctx: &mut Ctx<'_>,
+) {
     // Only inline system messages get here (the others go to the top-level `system`).
     let kind = turn_of(&m).unwrap_or(Turn::System);
     let (role, place) = match kind {
@@ -1752,20 +1768,15 @@ fn push_turn(turns: &mut Vec<TurnOut>, m: Message, at: String, known: &Known, ct
         content, vendor, ..
     } = m;
     let mut blocks = Vec::with_capacity(content.len());
+    let mut pat = String::new();
     for (j, p) in content.into_iter().enumerate() {
-        encode_part(
-            p,
-            &format!("{at}/content/{j}"),
-            place,
-            known,
-            &mut blocks,
-            ctx,
-        );
+        crate::util::set_path(&mut pat, format_args!("{at}/content/{j}"));
+        encode_part(p, &pat, place, known, &mut blocks, ctx);
     }
 
     let merge = kind != Turn::System && !separate;
     if let Some(prev) = turns.last_mut().filter(|t| merge && t.kind == kind) {
-        for (k, val) in ctx.vendor_fields(&vendor, &at) {
+        for (k, val) in ctx.vendor_fields(&vendor, at) {
             prev.extra.insert(k, val);
         }
         let lead = prev
@@ -1775,7 +1786,7 @@ fn push_turn(turns: &mut Vec<TurnOut>, m: Message, at: String, known: &Known, ct
             .count();
         if is_tool && lead < prev.blocks.len() {
             ctx.loss(
-                at,
+                at.to_owned(),
                 LossKind::Moved,
                 "tool results go first in an anthropic user turn: merged into the previous user turn, ahead of its other content",
             );
@@ -1789,7 +1800,7 @@ fn push_turn(turns: &mut Vec<TurnOut>, m: Message, at: String, known: &Known, ct
             // own shape; any other pair is a merge the source did not have.
             if !(is_user && prev.last_tool && lead == prev.blocks.len()) {
                 ctx.loss(
-                    at,
+                    at.to_owned(),
                     LossKind::Changed,
                     format!(
                         "merged into the previous {} turn (anthropic alternates user and assistant turns)",
@@ -1804,7 +1815,7 @@ fn push_turn(turns: &mut Vec<TurnOut>, m: Message, at: String, known: &Known, ct
         prev.last_tool = is_tool;
         return;
     }
-    let fields = ctx.vendor_fields(&vendor, &at);
+    let fields = ctx.vendor_fields(&vendor, at);
     let extra = extra_from(fields, &vendor, w::Message::FIELDS, ctx);
     turns.push(TurnOut {
         role,
@@ -1812,7 +1823,7 @@ fn push_turn(turns: &mut Vec<TurnOut>, m: Message, at: String, known: &Known, ct
         blocks,
         string,
         extra,
-        at,
+        first: i,
         had_content,
         last_tool: is_tool,
     });
@@ -1824,7 +1835,7 @@ fn finish_turn(t: TurnOut, ctx: &mut Ctx<'_>) -> Option<w::Message> {
         mut blocks,
         string,
         extra,
-        at,
+        first,
         had_content,
         ..
     } = t;
@@ -1840,7 +1851,7 @@ fn finish_turn(t: TurnOut, ctx: &mut Ctx<'_>) -> Option<w::Message> {
     drop_empty_text(&mut blocks);
     if blocks.is_empty() && had_content {
         ctx.loss(
-            at,
+            format!("/messages/{first}"),
             LossKind::Dropped,
             "nothing of this message is left to send, and anthropic rejects empty messages",
         );
@@ -2155,7 +2166,7 @@ fn encode_call(c: ToolCall, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w::Co
     // Calls to a tool with a non-object schema were wrapped before encoding
     // (`passes::wrap_non_object_calls`); `known.wrapped` only guards against wrapping twice.
     let _ = &known.wrapped;
-    let input = input_object(c.arguments, false, &format!("{at}/arguments"), ctx);
+    let input = input_object(c.arguments, false, at, ctx);
     w::ContentBlock::ToolUse(w::ToolUseBlock {
         id: c.id,
         name: c.name,
@@ -2166,8 +2177,9 @@ fn encode_call(c: ToolCall, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w::Co
     })
 }
 
-/// Tool-call arguments as the JSON object `tool_use.input` must be.
-fn input_object(args: Arguments, wrap: bool, at: &str, ctx: &mut Ctx<'_>) -> Map<String, Value> {
+/// Tool-call arguments as the JSON object `tool_use.input` must be (`call`: the neutral
+/// pointer of the call; a loss is at its `/arguments`).
+fn input_object(args: Arguments, wrap: bool, call: &str, ctx: &mut Ctx<'_>) -> Map<String, Value> {
     let one = |key: &str, value: Value| {
         let mut m = Map::new();
         m.insert(key.to_owned(), value);
@@ -2180,7 +2192,7 @@ fn input_object(args: Arguments, wrap: bool, at: &str, ctx: &mut Ctx<'_>) -> Map
     };
     if wrap {
         ctx.loss(
-            at.to_owned(),
+            format!("{call}/arguments"),
             LossKind::Changed,
             "the tool's schema is not an object: its arguments are sent as {\"input\": …}",
         );
@@ -2196,7 +2208,7 @@ fn input_object(args: Arguments, wrap: bool, at: &str, ctx: &mut Ctx<'_>) -> Map
         Ok(Value::Object(m)) => m,
         Ok(Value::Null) => {
             ctx.loss(
-                at.to_owned(),
+                format!("{call}/arguments"),
                 LossKind::Changed,
                 "no arguments (null or empty): sent as {}",
             );
@@ -2204,7 +2216,7 @@ fn input_object(args: Arguments, wrap: bool, at: &str, ctx: &mut Ctx<'_>) -> Map
         }
         Ok(other) => {
             ctx.loss(
-                at.to_owned(),
+                format!("{call}/arguments"),
                 LossKind::Changed,
                 "arguments that are not a JSON object are sent as {\"value\": …}",
             );
@@ -2212,7 +2224,7 @@ fn input_object(args: Arguments, wrap: bool, at: &str, ctx: &mut Ctx<'_>) -> Map
         }
         Err(t) => {
             ctx.loss(
-                at.to_owned(),
+                format!("{call}/arguments"),
                 LossKind::Changed,
                 "arguments that are not valid JSON are sent as {\"invalid_json\": \"<text>\"}",
             );
@@ -2230,7 +2242,7 @@ fn encode_result(r: ToolResult, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w
         meta,
     } = r;
     part_checks(&meta, at, ctx);
-    if let Some(name) = name.filter(|_| !known.calls.contains(&call_id)) {
+    if let Some(name) = name.filter(|_| known.orphans.contains(&call_id)) {
         ctx.loss(
             format!("{at}/name"),
             LossKind::Dropped,
@@ -2244,8 +2256,9 @@ fn encode_result(r: ToolResult, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w
     let string =
         !parts_hint && content.len() == 1 && matches!(content.first(), Some(Part::Text(_)));
     let mut blocks = Vec::with_capacity(content.len());
+    let mut pat = String::new();
     for (k, p) in content.into_iter().enumerate() {
-        let pat = format!("{at}/content/{k}");
+        crate::util::set_path(&mut pat, format_args!("{at}/content/{k}"));
         encode_part(p, &pat, Place::Nested, &Known::default(), &mut blocks, ctx);
     }
     let text = if string {

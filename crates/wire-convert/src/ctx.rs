@@ -267,8 +267,75 @@ pub(crate) fn to_source(map: &HashMap<&str, &str>, neutral: &str) -> String {
     }
 }
 
-/// The neutral → source map as an index (built only when a loss needs it; a later entry
-/// for the same neutral pointer wins, as inserts into a map would).
-pub(crate) fn index(map: &SourceMap) -> HashMap<&str, &str> {
-    map.pairs().collect()
+/// The neutral → source map as an index for rewriting `paths` (built only when a loss
+/// needs it; a later entry for the same neutral pointer wins, as inserts into a map
+/// would).
+///
+/// With a few paths (the usual case: a handful of losses against a long transcript) only
+/// the entries that can serve them are kept: those whose neutral pointer is one of the
+/// paths' prefixes, most of the others rejected by their length alone.
+pub(crate) fn index<'m>(map: &'m SourceMap, paths: &[&str]) -> HashMap<&'m str, &'m str> {
+    if paths.len() > 64 {
+        return map.pairs().collect();
+    }
+    let mut by_len: Vec<Vec<&str>> = Vec::new();
+    for p in paths {
+        let mut end = p.len();
+        loop {
+            let prefix = &p[..end];
+            if by_len.len() <= end {
+                by_len.resize(end + 1, Vec::new());
+            }
+            by_len[end].push(prefix);
+            match prefix.rfind('/') {
+                Some(i) if i > 0 => end = i,
+                _ => break,
+            }
+        }
+    }
+    map.pairs()
+        .filter(|(n, _)| by_len.get(n.len()).is_some_and(|b| b.contains(n)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_loss_path_is_rewritten_through_its_longest_mapped_prefix_whichever_index_is_built() {
+        let options = Options::default();
+        let mut ctx = Ctx::new(Format::OpenaiChat, &options);
+        ctx.map("/messages/0", "/messages/1");
+        ctx.map("/messages/0/content/0", "/messages/1/content");
+        ctx.map("/messages/1", "/messages/2");
+        // A later entry for the same neutral pointer wins.
+        ctx.map("/messages/1", "/messages/3");
+        for i in 0..200 {
+            ctx.map(format_args!("/messages/{}", i + 10), format_args!("/m/{i}"));
+        }
+        let map = ctx.take_map();
+        let cases = [
+            (
+                "/messages/0/content/0/arguments",
+                "/messages/1/content/arguments",
+            ),
+            ("/messages/0/name", "/messages/1/name"),
+            ("/messages/1", "/messages/3"),
+            ("/messages/15/content/2", "/m/5/content/2"),
+            ("/max_tokens", "/max_tokens"),
+        ];
+        let paths: Vec<&str> = cases.iter().map(|(n, _)| *n).collect();
+        // A few paths: the index keeps only what serves them.
+        let small = index(&map, &paths);
+        assert!(small.len() < 10, "{small:?}");
+        // Many paths: the whole map.
+        let many: Vec<&str> = paths.iter().copied().cycle().take(100).collect();
+        let full = index(&map, &many);
+        assert!(full.len() > 200);
+        for (neutral, source) in cases {
+            assert_eq!(to_source(&small, neutral), source);
+            assert_eq!(to_source(&full, neutral), source);
+        }
+    }
 }

@@ -1066,8 +1066,33 @@ fn decode_usage(mut u: w::UsageMetadata) -> Usage {
 struct Calls {
     /// Ids that were made up by a decoder: never written.
     synthetic: HashSet<String>,
-    /// Call id → tool name, for results without a name.
+    /// Call id → tool name, for the results without a name (only those ids: a decoded
+    /// conversation has its results named already).
     names: HashMap<String, String>,
+}
+
+impl Calls {
+    fn of(messages: &[Message]) -> Calls {
+        let parts = || messages.iter().flat_map(|m| &m.content);
+        let unnamed: HashSet<&str> = parts()
+            .filter_map(|p| match p {
+                Part::ToolResult(r) if r.name.is_none() => Some(r.call_id.as_str()),
+                _ => None,
+            })
+            .collect();
+        let mut calls = Calls::default();
+        for p in parts() {
+            if let Part::ToolCall(c) = p {
+                if c.synthetic_id {
+                    calls.synthetic.insert(c.id.clone());
+                }
+                if unnamed.contains(c.id.as_str()) {
+                    calls.names.insert(c.id.clone(), c.name.clone());
+                }
+            }
+        }
+        calls
+    }
 }
 
 /// A content being built.
@@ -1094,17 +1119,7 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
         );
     }
 
-    let mut calls = Calls::default();
-    for m in &req.messages {
-        for p in &m.content {
-            if let Part::ToolCall(c) = p {
-                if c.synthetic_id {
-                    calls.synthetic.insert(c.id.clone());
-                }
-                calls.names.insert(c.id.clone(), c.name.clone());
-            }
-        }
-    }
+    let calls = Calls::of(&req.messages);
 
     let tools_empty = v.flag(F, "tools_empty");
     let tools = match encode_tools(req.tools, ctx) {
@@ -1166,9 +1181,10 @@ fn encode_messages(
     let mut contents: Vec<w::Content> = Vec::new();
     let mut building: Option<Building> = None;
     let mut leading = true;
+    let (mut at, mut pat) = (String::new(), String::new());
 
     for (i, m) in messages.into_iter().enumerate() {
-        let at = format!("/messages/{i}");
+        crate::util::set_path(&mut at, format_args!("/messages/{i}"));
         if m.role.is_system() {
             if !leading {
                 ctx.loss(
@@ -1189,7 +1205,7 @@ fn encode_messages(
                 system = Some(c);
             }
             for (j, p) in m.content.into_iter().enumerate() {
-                let pat = format!("{at}/content/{j}");
+                crate::util::set_path(&mut pat, format_args!("{at}/content/{j}"));
                 if let Some(part) = encode_part(p, m.role, &pat, calls, ctx) {
                     system_parts.push(part);
                 }
@@ -1202,7 +1218,7 @@ fn encode_messages(
         let mut parts = Vec::with_capacity(m.content.len());
         let mut signed = false;
         for (j, p) in m.content.into_iter().enumerate() {
-            let pat = format!("{at}/content/{j}");
+            crate::util::set_path(&mut pat, format_args!("{at}/content/{j}"));
             if let Some(part) = encode_part(p, m.role, &pat, calls, ctx) {
                 signed |= part.thought_signature.is_some();
                 parts.push(part);
@@ -1380,8 +1396,9 @@ fn part_base(
 }
 
 fn own_signature(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) -> Option<String> {
+    let signature = meta.signature.as_ref()?;
     ctx.own(
-        meta.signature.as_ref(),
+        Some(signature),
         &format!("{at}/signature"),
         "a thought signature",
     )
@@ -1686,8 +1703,9 @@ fn encode_result(r: ToolResult, at: &str, calls: &Calls, ctx: &mut Ctx<'_>) -> w
     };
     let mut items = Vec::new();
     let mut media = Vec::new();
+    let mut pat = String::new();
     for (k, p) in r.content.into_iter().enumerate() {
-        let pat = format!("{at}/content/{k}");
+        crate::util::set_path(&mut pat, format_args!("{at}/content/{k}"));
         match p {
             Part::Text(t) | Part::Refusal(t) => {
                 drop_cache(ctx, &t.meta, &pat);
@@ -1716,7 +1734,7 @@ fn encode_result(r: ToolResult, at: &str, calls: &Calls, ctx: &mut Ctx<'_>) -> w
                 }
             }
             other => ctx.loss(
-                pat,
+                pat.clone(),
                 LossKind::Dropped,
                 format!(
                     "a {} part has no place in a gemini function response",

@@ -182,7 +182,7 @@ impl<T> Decoded<T> {
     /// Rewrites a neutral pointer (from an encoder's loss) into a pointer in the input
     /// this value was decoded from.
     pub fn source_path(&self, neutral: &str) -> String {
-        ctx::to_source(&ctx::index(&self.map), neutral)
+        ctx::to_source(&ctx::index(&self.map, &[neutral]), neutral)
     }
 }
 
@@ -255,19 +255,31 @@ impl Input<'_> {
 
 /// How an encoded body is handed back.
 trait Output: Sized {
-    fn write<T: Serialize>(value: &T) -> Self;
+    /// `size`: the expected length of the text, when known (0 otherwise).
+    fn write<T: Serialize>(value: &T, size: usize) -> Self;
 }
 
 impl Output for String {
-    fn write<T: Serialize>(value: &T) -> Self {
-        wire_types::to_string(value)
+    fn write<T: Serialize>(value: &T, size: usize) -> Self {
+        // Sized up front: a body of megabytes otherwise grows (and is copied) a dozen
+        // times while it is written.
+        let mut buf = Vec::with_capacity(size);
+        match serde_json::to_writer(&mut buf, value) {
+            Ok(()) => String::from_utf8(buf).unwrap_or_default(),
+            Err(_) => wire_types::to_string(value),
+        }
     }
 }
 
 impl Output for Value {
-    fn write<T: Serialize>(value: &T) -> Self {
+    fn write<T: Serialize>(value: &T, _size: usize) -> Self {
         wire_types::to_value(value)
     }
+}
+
+/// The expected size of a conversion of `body`: about its own, with some room.
+fn size_of(body: &str) -> usize {
+    body.len().saturating_add(body.len() / 8)
 }
 
 macro_rules! by_format {
@@ -374,6 +386,7 @@ fn encode_request_to<O: Output>(
     to: Format,
     options: &Options,
     from: Option<Format>,
+    size: usize,
 ) -> Result<Converted<O>, Error> {
     let mut ctx = Ctx::new(to, options);
     if from != Some(to) {
@@ -383,7 +396,7 @@ fn encode_request_to<O: Output>(
     let ids = ids::map_request(&mut req, &mut ctx);
     let value = by_format!(to, "chat request", |m, _w| {
         let typed = m::encode_request(req, &mut ctx)?;
-        O::write(&typed)
+        O::write(&typed, size)
     });
     Ok(Converted {
         value,
@@ -396,12 +409,13 @@ fn encode_response_to<O: Output>(
     mut resp: model::Response,
     to: Format,
     options: &Options,
+    size: usize,
 ) -> Result<Converted<O>, Error> {
     let mut ctx = Ctx::new(to, options);
     let ids = ids::map_response(&mut resp, &mut ctx);
     let value = by_format!(to, "chat response", |m, _w| {
         let typed = m::encode_response(resp, &mut ctx)?;
-        O::write(&typed)
+        O::write(&typed, size)
     });
     Ok(Converted {
         value,
@@ -418,7 +432,9 @@ fn finish<O>(
 ) -> Result<Converted<O>, Error> {
     let mut losses = decode_losses;
     if !encoded.losses.is_empty() {
-        let index = ctx::index(map);
+        let paths: Vec<&str> = encoded.losses.iter().map(|l| l.path.as_str()).collect();
+        let index = ctx::index(map, &paths);
+        drop(paths);
         for mut loss in encoded.losses {
             loss.path = ctx::to_source(&index, &loss.path);
             losses.push(loss);
@@ -442,7 +458,7 @@ pub fn encode_tools(
     let mut ctx = Ctx::new(format, options);
     let value = by_format!(format, "tools array", |m, _w| {
         let typed = m::encode_tools(tools, &mut ctx);
-        Value::write(&typed)
+        Value::write(&typed, 0)
     });
     let losses = ctx.take_losses();
     if options.strict && !losses.is_empty() {
@@ -472,7 +488,7 @@ pub fn encode_request(
     to: Format,
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
-    let out = encode_request_to(request, to, options, None)?;
+    let out = encode_request_to(request, to, options, None, 0)?;
     if options.strict && !out.losses.is_empty() {
         return Err(Error::Lossy { losses: out.losses });
     }
@@ -485,7 +501,7 @@ pub fn encode_response(
     to: Format,
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
-    let out = encode_response_to(response, to, options)?;
+    let out = encode_response_to(response, to, options, 0)?;
     if options.strict && !out.losses.is_empty() {
         return Err(Error::Lossy { losses: out.losses });
     }
@@ -500,7 +516,7 @@ pub fn convert_request(
     options: &Options,
 ) -> Result<Converted<String>, Error> {
     let Decoded { value, losses, map } = decode_request_from(Input::Text(body), from, options)?;
-    let encoded = encode_request_to::<String>(value, to, options, Some(from))?;
+    let encoded = encode_request_to::<String>(value, to, options, Some(from), size_of(body))?;
     finish(losses, &map, encoded, options)
 }
 
@@ -512,7 +528,7 @@ pub fn convert_request_value(
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
     let Decoded { value, losses, map } = decode_request_from(Input::Value(body), from, options)?;
-    let encoded = encode_request_to::<Value>(value, to, options, Some(from))?;
+    let encoded = encode_request_to::<Value>(value, to, options, Some(from), 0)?;
     finish(losses, &map, encoded, options)
 }
 
@@ -524,7 +540,7 @@ pub fn convert_response(
     options: &Options,
 ) -> Result<Converted<String>, Error> {
     let Decoded { value, losses, map } = decode_response_from(Input::Text(body), from, options)?;
-    let encoded = encode_response_to::<String>(value, to, options)?;
+    let encoded = encode_response_to::<String>(value, to, options, size_of(body))?;
     finish(losses, &map, encoded, options)
 }
 
@@ -536,6 +552,6 @@ pub fn convert_response_value(
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
     let Decoded { value, losses, map } = decode_response_from(Input::Value(body), from, options)?;
-    let encoded = encode_response_to::<Value>(value, to, options)?;
+    let encoded = encode_response_to::<Value>(value, to, options, 0)?;
     finish(losses, &map, encoded, options)
 }

@@ -24,7 +24,7 @@ use crate::model::{
     ReasoningConfig, Role, Settings, Source, StopKind, StopReason, Text, Tool, ToolCall,
     ToolChoice, ToolDef, ToolResult, Usage, Vendor,
 };
-use crate::util::{data_url, drop_cache, keep, opaque, opaque_elsewhere, parse_data_url};
+use crate::util::{self, data_url, drop_cache, keep, opaque, opaque_elsewhere, parse_data_url};
 use crate::{Ctx, Error, LossKind, schema};
 use serde_json::{Map, Value};
 use wire_types::openai_chat as w;
@@ -45,8 +45,10 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
     let mut hints = Map::new();
 
     // Messages: consecutive tool messages become one neutral tool message.
+    let mut at = String::new();
     for (i, m) in req.messages.into_iter().enumerate() {
-        let at = format!("/messages/{i}");
+        util::set_path(&mut at, format_args!("/messages/{i}"));
+        let at = at.as_str();
         match m {
             w::Message::System(s) => push_system(&mut out.messages, Role::System, s, &at, ctx),
             w::Message::Developer(s) => {
@@ -456,7 +458,7 @@ fn decode_assistant_at(a: AssistantParts, neutral: &str, at: &str, ctx: &mut Ctx
     for (k, v) in a.fields {
         msg.vendor.set_field(F, &k, v);
     }
-    ctx.map(neutral.to_owned(), at.to_owned());
+    ctx.map(neutral, at);
     if let Some(r) = a.reasoning_content {
         ctx.map(
             format_args!("{neutral}/content/{}", msg.content.len()),
@@ -603,14 +605,14 @@ fn decode_tool_message(t: w::ToolMessage, ctx: &mut Ctx<'_>) -> ToolResult {
 /// Appends a result to the tool message at the end, or starts one.
 fn push_result(messages: &mut Vec<Message>, result: ToolResult, at: &str, ctx: &mut Ctx<'_>) {
     if messages.last().is_none_or(|m| m.role != Role::Tool) {
-        ctx.map(format_args!("/messages/{}", messages.len()), at.to_owned());
+        ctx.map(format_args!("/messages/{}", messages.len()), at);
         messages.push(Message::new(Role::Tool, Vec::new()));
     }
     let n = messages.len() - 1;
     if let Some(last) = messages.last_mut() {
         ctx.map(
             format_args!("/messages/{n}/content/{}", last.content.len()),
-            at.to_owned(),
+            at,
         );
         last.content.push(Part::ToolResult(result));
     }

@@ -13,6 +13,14 @@ pub(crate) fn parse_data_url(url: &str) -> Option<(String, String)> {
     Some((media_type.to_owned(), data.to_owned()))
 }
 
+/// Rewrites `buf` to `args`: a pointer built in a buffer reused across the items of a
+/// loop, instead of a fresh `String` per item (the hot path of long transcripts).
+pub(crate) fn set_path(buf: &mut String, args: std::fmt::Arguments<'_>) {
+    use std::fmt::Write;
+    buf.clear();
+    let _ = buf.write_fmt(args);
+}
+
 /// Builds a `data:` URL.
 pub(crate) fn data_url(media_type: Option<&str>, data: &str) -> String {
     format!(
