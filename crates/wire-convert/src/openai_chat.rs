@@ -50,14 +50,12 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
         util::set_path(&mut at, format_args!("/messages/{i}"));
         let at = at.as_str();
         match m {
-            w::Message::System(s) => push_system(&mut out.messages, Role::System, s, &at, ctx),
-            w::Message::Developer(s) => {
-                push_system(&mut out.messages, Role::Developer, s, &at, ctx)
-            }
+            w::Message::System(s) => push_system(&mut out.messages, Role::System, s, at, ctx),
+            w::Message::Developer(s) => push_system(&mut out.messages, Role::Developer, s, at, ctx),
             w::Message::User(u) => {
                 let n = out.messages.len();
                 let mut msg = Message::new(Role::User, Vec::new());
-                decode_content(u.content, &mut msg, n, &at, ctx);
+                decode_content(u.content, &mut msg, n, at, ctx);
                 let mut v = vendor_from_extra(F, &u.extra, &[]);
                 if let Some(name) = u.name {
                     v.set_field(F, "name", Value::String(name));
@@ -69,11 +67,11 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
             w::Message::Assistant(a) => {
                 let n = out.messages.len();
                 out.messages
-                    .push(decode_assistant(AssistantParts::from(a), n, &at, ctx));
+                    .push(decode_assistant(AssistantParts::from(a), n, at, ctx));
             }
             w::Message::Tool(t) => {
                 let result = decode_tool_message(t, ctx);
-                push_result(&mut out.messages, result, &at, ctx);
+                push_result(&mut out.messages, result, at, ctx);
             }
             w::Message::Function(f) => {
                 let mut meta = PartMeta {
@@ -89,7 +87,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
                     is_error: false,
                     meta,
                 };
-                push_result(&mut out.messages, result, &at, ctx);
+                push_result(&mut out.messages, result, at, ctx);
             }
             other => {
                 // `validate_request` refuses these before decoding; never panic on one.
