@@ -47,7 +47,7 @@ impl ToolRegistry {
 
     /// [`ToolRegistry::step`] for async callers.
     pub async fn step_async(&self, format: Format, body: &str) -> Result<Step, Error> {
-        let response = wire_convert::decode_response(body, format)?.value;
+        let mut response = wire_convert::decode_response(body, format)?.value;
         let Some(choice) = response.choices.first() else {
             return Ok(Step::Final {
                 text: String::new(),
@@ -71,7 +71,10 @@ impl ToolRegistry {
             });
         }
         let results = self.dispatch_all(&calls).await;
-        let (append, losses) = follow_up(format, choice.message.clone(), &results)?;
+        // The response is not handed back on this path: its message moves into the
+        // follow-up instead of being copied.
+        let message = response.choices.swap_remove(0).message;
+        let (append, losses) = follow_up(format, message, &results)?;
         Ok(Step::Continue {
             calls,
             results,
