@@ -3409,8 +3409,8 @@ mod tests {
             usage,
             [
                 ("/usage/serverToolUsage", LossKind::Dropped),
-                ("/usage/cached_input_tokens", LossKind::Dropped),
-                ("/usage/total_tokens", LossKind::Dropped)
+                ("/usage/cacheReadInputTokens", LossKind::Dropped),
+                ("/usage/totalTokens", LossKind::Dropped)
             ]
         );
     }

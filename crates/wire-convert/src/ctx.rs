@@ -28,6 +28,8 @@ pub struct Ctx<'a> {
 /// (no allocation per entry; searched only when a loss needs a source pointer).
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(crate) struct SourceMap {
+    /// The format decoded (it spells the fields a loss path ends in).
+    pub(crate) format: Option<Format>,
     text: String,
     /// (neutral start, split between neutral and source, source end) in `text`.
     spans: Vec<(u32, u32, u32)>,
@@ -96,7 +98,9 @@ impl<'a> Ctx<'a> {
 
     /// Takes the neutral → source map out.
     pub(crate) fn take_map(&mut self) -> SourceMap {
-        std::mem::take(&mut self.map)
+        let mut map = std::mem::take(&mut self.map);
+        map.format = Some(self.format);
+        map
     }
 
     /// The fields of `vendor` to write into an object of this context's format: all of
@@ -252,19 +256,97 @@ pub fn vendor_from_extra(format: Format, extra: &Extra, handled: &[&str]) -> Ven
 }
 
 /// Rewrites a neutral pointer into a source pointer, through the longest neutral prefix
-/// (at a segment boundary) the decoder mapped.
-pub(crate) fn to_source(map: &HashMap<&str, &str>, neutral: &str) -> String {
+/// (at a segment boundary) the decoder mapped; a neutral field name it ends in is then
+/// spelled the way `format` (the source) spells it ([`source_field`]).
+pub(crate) fn to_source(
+    map: &HashMap<&str, &str>,
+    neutral: &str,
+    format: Option<Format>,
+) -> String {
     let mut end = neutral.len();
-    loop {
+    let path = loop {
         let prefix = &neutral[..end];
         if let Some(source) = map.get(prefix) {
-            return format!("{source}{}", &neutral[end..]);
+            break format!("{source}{}", &neutral[end..]);
         }
         match prefix.rfind('/') {
             Some(i) if i > 0 => end = i,
-            _ => return neutral.to_owned(),
+            _ => break neutral.to_owned(),
         }
+    };
+    match format {
+        Some(f) => respell(path, neutral, f),
+        None => path,
     }
+}
+
+/// Spells the neutral field that `path` (rewritten from `neutral`) ends in as `format`
+/// does: `…/arguments` of an Anthropic call is its `input`, `…/signature` of a Gemini
+/// part its `thoughtSignature`, `/usage/reasoning_tokens` of OpenAI Chat
+/// `completion_tokens_details/reasoning_tokens`. Only the fields an encoder reports on
+/// are spelled: those of a part or a tool (the segment before is an index, or `cache/ttl`
+/// after one) and those of the usage.
+fn respell(path: String, neutral: &str, format: Format) -> String {
+    let segments: Vec<&str> = neutral.split('/').collect();
+    let index = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let (field, tail) = match segments.as_slice() {
+        ["", "usage", field] => (*field, ""),
+        [.., n, field] if index(n) => (*field, ""),
+        [.., n, "cache", "ttl"] if index(n) => ("cache", "/ttl"),
+        _ => return path,
+    };
+    let usage = segments.get(1) == Some(&"usage") && segments.len() == 3;
+    let Some(spelled) = source_field(format, usage, field) else {
+        return path;
+    };
+    if path.ends_with(&format!("/{spelled}{tail}")) {
+        // The decoder mapped the field itself (Ollama maps a call to its `function`).
+        return path;
+    }
+    let cut = path.len() - tail.len() - field.len();
+    match path.get(..cut) {
+        Some(head) if path[cut..].starts_with(field) => format!("{head}{spelled}{tail}"),
+        _ => path,
+    }
+}
+
+/// How `format` spells a neutral field of a part or tool (`usage`: of the usage), where
+/// it differs.
+fn source_field(format: Format, usage: bool, field: &str) -> Option<&'static str> {
+    use Format::*;
+    Some(match (usage, field, format) {
+        (false, "arguments", OpenaiChat | Ollama | Mistral | Cohere) => "function/arguments",
+        (false, "arguments", Anthropic) => "input",
+        (false, "arguments", Gemini) => "functionCall/args",
+        (false, "arguments", Bedrock) => "toolUse/input",
+        (false, "signature", Gemini) => "thoughtSignature",
+        (false, "signature", Bedrock) => "reasoningContent/reasoningText/signature",
+        (false, "encrypted", Anthropic) => "data",
+        (false, "encrypted", OpenaiResponses) => "encrypted_content",
+        (false, "encrypted", Bedrock) => "reasoningContent/redactedContent",
+        (false, "cache", Anthropic) => "cache_control",
+        (false, "detail", OpenaiChat | Cohere) => "image_url/detail",
+        (true, "input_tokens", OpenaiChat | Mistral) => "prompt_tokens",
+        (true, "output_tokens", OpenaiChat | Mistral) => "completion_tokens",
+        (true, "cached_input_tokens", OpenaiChat) => "prompt_tokens_details/cached_tokens",
+        (true, "reasoning_tokens", OpenaiChat) => "completion_tokens_details/reasoning_tokens",
+        (true, "cached_input_tokens", OpenaiResponses) => "input_tokens_details/cached_tokens",
+        (true, "reasoning_tokens", OpenaiResponses) => "output_tokens_details/reasoning_tokens",
+        (true, "cache_write_tokens", OpenaiResponses) => "input_tokens_details/cache_write_tokens",
+        (true, "cached_input_tokens", Anthropic) => "cache_read_input_tokens",
+        (true, "cache_write_tokens", Anthropic) => "cache_creation_input_tokens",
+        (true, "input_tokens", Gemini) => "promptTokenCount",
+        (true, "output_tokens", Gemini) => "candidatesTokenCount",
+        (true, "total_tokens", Gemini) => "totalTokenCount",
+        (true, "cached_input_tokens", Gemini) => "cachedContentTokenCount",
+        (true, "reasoning_tokens", Gemini) => "thoughtsTokenCount",
+        (true, "input_tokens", Bedrock) => "inputTokens",
+        (true, "output_tokens", Bedrock) => "outputTokens",
+        (true, "total_tokens", Bedrock) => "totalTokens",
+        (true, "cached_input_tokens", Bedrock) => "cacheReadInputTokens",
+        (true, "cache_write_tokens", Bedrock) => "cacheWriteInputTokens",
+        _ => return None,
+    })
 }
 
 /// The neutral → source map as an index for rewriting `paths` (built only when a loss
@@ -334,8 +416,76 @@ mod tests {
         let full = index(&map, &many);
         assert!(full.len() > 200);
         for (neutral, source) in cases {
-            assert_eq!(to_source(&small, neutral), source);
-            assert_eq!(to_source(&full, neutral), source);
+            assert_eq!(to_source(&small, neutral, None), source);
+            assert_eq!(to_source(&full, neutral, None), source);
+        }
+    }
+
+    #[test]
+    fn a_neutral_field_at_the_end_of_a_loss_path_is_spelled_the_way_the_source_spells_it() {
+        let options = Options::default();
+        let mut ctx = Ctx::new(Format::OpenaiChat, &options);
+        ctx.map("/messages/2/content/1", "/messages/2/tool_calls/0");
+        ctx.map("/usage", "/usageMetadata");
+        let map = ctx.take_map();
+        let cases = [
+            (
+                Format::OpenaiChat,
+                "/messages/2/content/1/arguments",
+                "/messages/2/tool_calls/0/function/arguments",
+            ),
+            (
+                Format::Anthropic,
+                "/messages/0/content/3/arguments",
+                "/messages/0/content/3/input",
+            ),
+            (
+                Format::Anthropic,
+                "/tools/1/cache",
+                "/tools/1/cache_control",
+            ),
+            (
+                Format::Anthropic,
+                "/system/0/cache/ttl",
+                "/system/0/cache_control/ttl",
+            ),
+            (
+                Format::Anthropic,
+                "/messages/1/content/0/encrypted",
+                "/messages/1/content/0/data",
+            ),
+            (
+                Format::Gemini,
+                "/usage/reasoning_tokens",
+                "/usageMetadata/thoughtsTokenCount",
+            ),
+            (
+                Format::OpenaiResponses,
+                "/input/4/encrypted",
+                "/input/4/encrypted_content",
+            ),
+            // A field the source spells the neutral way, and one that is not a part's.
+            (
+                Format::Anthropic,
+                "/messages/1/content/0/signature",
+                "/messages/1/content/0/signature",
+            ),
+            (
+                Format::Anthropic,
+                "/thinking/arguments",
+                "/thinking/arguments",
+            ),
+            // Already the source's own field (a decoder mapped it): left alone.
+            (
+                Format::Ollama,
+                "/message/tool_calls/0/function/arguments",
+                "/message/tool_calls/0/function/arguments",
+            ),
+        ];
+        let paths: Vec<&str> = cases.iter().map(|(_, n, _)| *n).collect();
+        let index = index(&map, &paths);
+        for (format, neutral, source) in cases {
+            assert_eq!(to_source(&index, neutral, Some(format)), source, "{format}");
         }
     }
 }

@@ -182,7 +182,7 @@ impl<T> Decoded<T> {
     /// Rewrites a neutral pointer (from an encoder's loss) into a pointer in the input
     /// this value was decoded from.
     pub fn source_path(&self, neutral: &str) -> String {
-        ctx::to_source(&ctx::index(&self.map, &[neutral]), neutral)
+        ctx::to_source(&ctx::index(&self.map, &[neutral]), neutral, self.map.format)
     }
 }
 
@@ -436,7 +436,7 @@ fn finish<O>(
         let index = ctx::index(map, &paths);
         drop(paths);
         for mut loss in encoded.losses {
-            loss.path = ctx::to_source(&index, &loss.path);
+            loss.path = ctx::to_source(&index, &loss.path, map.format);
             losses.push(loss);
         }
     }

@@ -1832,10 +1832,10 @@ mod tests {
         assert_eq!(
             changed,
             [
-                // openai-chat maps the call, not its `function` object.
-                "/messages/0/tool_calls/1/arguments",
-                "/messages/0/tool_calls/2/arguments",
-                "/messages/0/tool_calls/3/arguments"
+                // In the source's own spelling: `function/arguments`.
+                "/messages/0/tool_calls/1/function/arguments",
+                "/messages/0/tool_calls/2/function/arguments",
+                "/messages/0/tool_calls/3/function/arguments"
             ]
         );
     }

@@ -2526,7 +2526,7 @@ mod tests {
         let out =
             convert_request_value(&request(), F, Format::OpenaiChat, &Options::default()).unwrap();
         let paths: Vec<&str> = out.losses.iter().map(|l| l.path.as_str()).collect();
-        assert!(paths.contains(&"/input/1/encrypted"));
+        assert!(paths.contains(&"/input/1/encrypted_content"), "{paths:?}");
         assert!(!out.value.to_string().contains("gAAAA1"));
         assert_eq!(
             out.value["messages"][0],
