@@ -100,7 +100,9 @@ pub(crate) fn follow_up(
         ],
         ..Default::default()
     };
-    let encoded = wire_convert::encode_request(request, format, &Options::default())?;
+    // The follow-up is the response's own format: its history is written back as it is.
+    let encoded =
+        wire_convert::encode_request_from(request, Some(format), format, &Options::default())?;
     let key = match format {
         Format::Gemini => "contents",
         Format::OpenaiResponses => "input",

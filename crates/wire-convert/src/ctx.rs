@@ -20,6 +20,9 @@ pub struct Ctx<'a> {
     pub options: &'a Options,
     /// The format being decoded or encoded.
     pub format: Format,
+    /// When encoding a conversion: the format the value was decoded from (`None` for a
+    /// neutral value built in code).
+    pub source: Option<Format>,
     losses: Vec<Loss>,
     map: SourceMap,
 }
@@ -53,6 +56,7 @@ impl<'a> Ctx<'a> {
         Ctx {
             options,
             format,
+            source: None,
             losses: Vec::new(),
             map: SourceMap::default(),
         }

@@ -1127,7 +1127,10 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
         t => t,
     };
 
-    let (system_instruction, contents) = encode_messages(req.messages, &calls, ctx);
+    let (system_instruction, mut contents) = encode_messages(req.messages, &calls, ctx);
+    if ctx.source != Some(F) {
+        sign_foreign_calls(&mut contents);
+    }
 
     // toolConfig
     let tc_rest = take_rest(&mut fields, &v, "toolConfig");
@@ -1284,6 +1287,44 @@ fn encode_messages(
         s.parts = Some(system_parts);
     }
     (system, contents)
+}
+
+/// The documented stand-in for a thought signature on a function call that no Gemini
+/// model made (the thought-signatures FAQ; the Vertex docs name this one, which works on
+/// both APIs).
+pub const SKIP_SIGNATURE: &str = "skip_thought_signature_validator";
+
+/// Gemini 3 rejects a request whose current turn (everything after the last user content
+/// with more than function responses) has a step whose first `functionCall` part carries
+/// no `thoughtSignature`. Calls from another provider (or built in code) have none: the
+/// first call of each such step gets [`SKIP_SIGNATURE`]. Earlier turns are not validated
+/// and are left as they are; so is a history that came from Gemini itself.
+fn sign_foreign_calls(contents: &mut [w::Content]) {
+    let standard_user = |c: &w::Content| {
+        c.role != Some(w::Role::Model)
+            && c.parts
+                .as_deref()
+                .unwrap_or_default()
+                .iter()
+                .any(|p| p.function_response.is_none())
+    };
+    let start = contents
+        .iter()
+        .rposition(standard_user)
+        .map_or(0, |i| i + 1);
+    for c in contents.iter_mut().skip(start) {
+        if c.role != Some(w::Role::Model) {
+            continue;
+        }
+        let first_call = c
+            .parts
+            .as_mut()
+            .and_then(|ps| ps.iter_mut().find(|p| p.function_call.is_some()));
+        if let Some(p) = first_call {
+            p.thought_signature
+                .get_or_insert_with(|| SKIP_SIGNATURE.to_owned());
+        }
+    }
 }
 
 fn finish_content(b: Building) -> w::Content {
@@ -2296,6 +2337,73 @@ mod tests {
 
     fn gemini_request(body: serde_json::Value) -> model::Request {
         decode(&body.to_string(), Format::Gemini).unwrap().value
+    }
+
+    #[test]
+    fn foreign_calls_of_the_current_turn_get_the_skip_signature_on_the_first_call_of_each_step() {
+        let call = |id: &str| json!({"id": id, "type": "function", "function": {"name": "f", "arguments": "{}"}});
+        let tool = |id: &str| json!({"role": "tool", "tool_call_id": id, "content": "ok"});
+        let body = json!({"model": "m", "messages": [
+            {"role": "user", "content": "earlier"},
+            {"role": "assistant", "content": null, "tool_calls": [call("a")]},
+            tool("a"),
+            {"role": "user", "content": "now"},
+            {"role": "assistant", "content": "Two at once.", "tool_calls": [call("b"), call("c")]},
+            tool("b"), tool("c"),
+            {"role": "assistant", "content": null, "tool_calls": [call("d")]},
+            tool("d")]});
+        let out = convert_request(
+            &body.to_string(),
+            Format::OpenaiChat,
+            F,
+            &Options::default(),
+        )
+        .unwrap();
+        let v: Value = serde_json::from_str(&out.value).unwrap();
+        let signatures: Vec<(String, Option<&str>)> = v["contents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|c| c["parts"].as_array().unwrap())
+            .filter(|p| p.get("functionCall").is_some())
+            .map(|p| {
+                (
+                    p["functionCall"]["id"].as_str().unwrap().to_owned(),
+                    p["thoughtSignature"].as_str(),
+                )
+            })
+            .collect();
+        let skip = Some(SKIP_SIGNATURE);
+        assert_eq!(
+            signatures,
+            [
+                // An earlier turn: not validated, left as it was.
+                ("a".to_owned(), None),
+                // The current turn: the first call of each step.
+                ("b".to_owned(), skip),
+                ("c".to_owned(), None),
+                ("d".to_owned(), skip),
+            ]
+        );
+        // Gemini's own history is written back as it came, signatures or none.
+        let own = json!({"contents": [
+            {"role": "user", "parts": [{"text": "now"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]}]});
+        let back = convert_request(&own.to_string(), F, F, &Options::default()).unwrap();
+        assert_eq!(serde_json::from_str::<Value>(&back.value).unwrap(), own);
+        // A signature the call has is kept.
+        let mut neutral = gemini_request(own);
+        if let Some(Part::ToolCall(c)) = neutral.messages[1].content.first_mut() {
+            c.meta.signature = Some(crate::model::Signed {
+                format: F,
+                value: "c2lnbmVk".into(),
+            });
+        }
+        let out = crate::encode_request(neutral, F, &Options::default()).unwrap();
+        assert_eq!(
+            out.value["contents"][1]["parts"][0]["thoughtSignature"],
+            "c2lnbmVk"
+        );
     }
 
     #[test]

@@ -389,6 +389,7 @@ fn encode_request_to<O: Output>(
     size: usize,
 ) -> Result<Converted<O>, Error> {
     let mut ctx = Ctx::new(to, options);
+    ctx.source = from;
     if from != Some(to) {
         passes::order_results(&mut req.messages, &mut ctx);
     }
@@ -488,7 +489,20 @@ pub fn encode_request(
     to: Format,
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
-    let out = encode_request_to(request, to, options, None, 0)?;
+    encode_request_from(request, None, to, options)
+}
+
+/// [`encode_request`] for a neutral request decoded from `source` (and perhaps changed
+/// since): the encoder then treats it as that format's own history where it matters — a
+/// Gemini conversation written back to Gemini gets no stand-in thought signatures, and
+/// tool results are left in the order they are in rather than sorted into call order.
+pub fn encode_request_from(
+    request: model::Request,
+    source: Option<Format>,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<Value>, Error> {
+    let out = encode_request_to(request, to, options, source, 0)?;
     if options.strict && !out.losses.is_empty() {
         return Err(Error::Lossy { losses: out.losses });
     }
