@@ -24,8 +24,10 @@
 //!   results (providers.md §10.10), and rejects a user message right after tool
 //!   results ("Unexpected role 'user' after role 'tool'"): another format's result
 //!   images go at the start of the user message that follows the results, if one does
-//!   (a `moved` loss each), and are dropped otherwise (a `dropped` loss each). Mistral's
-//!   own results (hint `parts`) keep their chunks.
+//!   (a `moved` loss each), and are dropped otherwise (a `dropped` loss each); and an
+//!   assistant message [`BRIDGE`] is inserted between the results and that user message
+//!   (a `changed` loss), unless the history is Mistral's own. Mistral's own results (hint
+//!   `parts`) keep their chunks.
 //! * `tool_choice`: `auto`, `none`, `any` ↔ required (`required` is read too and written
 //!   back as it came), `{type: function, function: {name}}` ↔ one tool; an allowed-tools
 //!   list cannot be said (a loss; `any` when a call is required).
@@ -639,6 +641,10 @@ fn decode_usage(u: w::Usage, ctx: &mut Ctx<'_>) -> Usage {
 // ---------------------------------------------------------------------------------------
 // Encoding
 
+/// The assistant message inserted between tool results and a user message from another
+/// format (Mistral rejects a user message right after tool results).
+pub const BRIDGE: &str = "OK.";
+
 /// Encodes a neutral request as a Mistral chat request.
 pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
     let model = req.model.unwrap_or_else(|| {
@@ -658,7 +664,24 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
     let mut carried = Vec::new();
     for (i, m) in req.messages.into_iter().enumerate() {
         let next_user = roles.get(i + 1) == Some(&Role::User);
+        let tool = m.role == Role::Tool;
         encode_message(m, i, next_user, &mut carried, &mut messages, ctx);
+        if tool && next_user && ctx.source != Some(F) {
+            // "Unexpected role 'user' after role 'tool'": Mistral wants the model's turn
+            // between the results and the user's next words (Anthropic puts both in one
+            // user turn; OpenAI takes them in a row).
+            ctx.loss(
+                format!("/messages/{}", i + 1),
+                LossKind::Changed,
+                format!(
+                    "mistral rejects a user message right after tool results: an assistant message `{BRIDGE}` is inserted before it"
+                ),
+            );
+            messages.push(w::Message::Assistant(w::AssistantMessage {
+                content: Some(TextOrParts::Text(BRIDGE.to_owned())),
+                ..Default::default()
+            }));
+        }
     }
     let tool_choice = match req.tool_choice {
         Some(c) => Some(encode_tool_choice(c, &v, ctx)),
@@ -1894,14 +1917,24 @@ mod tests {
         let m = &out.value["messages"];
         assert_eq!(m[2]["role"], "tool");
         assert_eq!(m[2]["content"], "the photo");
+        // Between the result and the user: the model's turn Mistral requires.
+        assert_eq!(m[3], json!({"role": "assistant", "content": BRIDGE}));
         assert_eq!(
-            m[3],
+            m[4],
             json!({"role": "user", "content": [image, {"type": "text", "text": "thanks"}]})
         );
-        assert_eq!(m.as_array().map(Vec::len), Some(4));
+        assert_eq!(m.as_array().map(Vec::len), Some(5));
         let l = losses_at(&out.losses, "/messages/2/content/0/content/1");
         assert_eq!(l.len(), 1);
         assert_eq!(l[0].kind, LossKind::Moved);
+        let bridged: Vec<_> = out
+            .losses
+            .iter()
+            .filter(|l| l.detail.contains("is inserted before it"))
+            .collect();
+        assert_eq!(bridged.len(), 1, "{:?}", out.losses);
+        assert_eq!(bridged[0].kind, LossKind::Changed);
+        assert_eq!(bridged[0].path, "/messages/2/content/1");
         // The results end the conversation: a user message may not follow them.
         let out = convert_request_value(
             &anthropic_result_with_image(false),
