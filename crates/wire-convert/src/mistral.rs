@@ -1934,7 +1934,8 @@ mod tests {
             .collect();
         assert_eq!(bridged.len(), 1, "{:?}", out.losses);
         assert_eq!(bridged[0].kind, LossKind::Changed);
-        assert_eq!(bridged[0].path, "/messages/2/content/1");
+        // The Anthropic user turn that held both the result and the words after it.
+        assert_eq!(bridged[0].path, "/messages/2");
         // The results end the conversation: a user message may not follow them.
         let out = convert_request_value(
             &anthropic_result_with_image(false),
