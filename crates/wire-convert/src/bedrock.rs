@@ -56,7 +56,8 @@
 //!   applies and nothing is written), and thinking is not switched on when the
 //!   conversation ends in an open tool loop (only tool results after the last assistant
 //!   message, which calls tools) whose assistant message does not start with reasoning
-//!   (`/settings/reasoning`). The other keys of `additionalModelRequestFields` are kept
+//!   (`/settings/reasoning`), and a tool choice that forces a call (`any`, one tool) is
+//!   sent as `auto` while thinking is on (`/tool_choice`). The other keys of `additionalModelRequestFields` are kept
 //!   one vendor field each, so another format reports just those keys as dropped.
 //!   `outputConfig.textFormat` (a JSON schema given as text) ↔ the structured-output
 //!   request. Seed and penalties have no place (a loss).
@@ -1339,6 +1340,36 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
             Some(text_format(name, text))
         }
     };
+
+    // Claude on Bedrock, as on Anthropic's API, rejects a tool choice that forces a call
+    // while thinking is on. A Bedrock request of its own is written back as it came.
+    let mut tool_config = tool_config;
+    let thinking = amrf
+        .as_ref()
+        .and_then(|a| a.get("thinking"))
+        .and_then(|t| t.get("type"))
+        .and_then(Value::as_str)
+        .is_some_and(|t| t != "disabled");
+    if let Some(tc) = tool_config
+        .as_mut()
+        .filter(|_| thinking && ctx.source != Some(F))
+    {
+        let forced = match &tc.tool_choice {
+            Some(w::ToolChoice::Any(_)) => Some("`any` (some tool must be called)".to_owned()),
+            Some(w::ToolChoice::Tool(t)) => Some(format!("forcing the tool `{}`", t.name)),
+            _ => None,
+        };
+        if let Some(what) = forced {
+            ctx.loss(
+                "/tool_choice",
+                LossKind::Changed,
+                format!(
+                    "with thinking on, Claude allows only the `auto` tool choice: {what} is sent as `auto` (thinking is kept)"
+                ),
+            );
+            tc.tool_choice = Some(w::ToolChoice::Auto(w::NoFields::default()));
+        }
+    }
 
     Ok(w::Request {
         model_id: req.model,
@@ -3018,6 +3049,51 @@ mod tests {
 
     fn paths(losses: &[crate::Loss]) -> Vec<(&str, LossKind)> {
         losses.iter().map(|l| (l.path.as_str(), l.kind)).collect()
+    }
+
+    #[test]
+    fn a_forced_tool_choice_with_thinking_is_sent_as_auto_unless_the_request_is_bedrocks_own() {
+        let tool = json!({"type": "function", "function": {"name": "get_weather",
+            "parameters": {"type": "object", "properties": {}}}});
+        for (choice, what) in [
+            (json!("required"), "`any`"),
+            (
+                json!({"type": "function", "function": {"name": "get_weather"}}),
+                "forcing the tool `get_weather`",
+            ),
+        ] {
+            let body = json!({"model": "m", "reasoning_effort": "high", "tool_choice": choice,
+                "tools": [tool], "messages": [{"role": "user", "content": "Weather?"}]});
+            let out =
+                crate::convert_request_value(&body, Format::OpenaiChat, F, &Options::default())
+                    .unwrap();
+            assert_eq!(
+                out.value["additionalModelRequestFields"]["thinking"]["type"],
+                "enabled"
+            );
+            assert_eq!(out.value["toolConfig"]["toolChoice"], json!({"auto": {}}));
+            let l: Vec<_> = out
+                .losses
+                .iter()
+                .filter(|l| l.path == "/tool_choice" && l.detail.contains(what))
+                .collect();
+            assert_eq!(l.len(), 1, "{:?}", out.losses);
+            assert_eq!(l[0].kind, LossKind::Changed);
+            // Without thinking the choice stays forced.
+            let mut plain = body.clone();
+            plain.as_object_mut().unwrap().remove("reasoning_effort");
+            let out =
+                crate::convert_request_value(&plain, Format::OpenaiChat, F, &Options::default())
+                    .unwrap();
+            assert_ne!(out.value["toolConfig"]["toolChoice"], json!({"auto": {}}));
+        }
+        // Bedrock's own request is written back as it came.
+        let own = json!({"modelId": "m", "messages": [{"role": "user", "content": [{"text": "Hi"}]}],
+            "toolConfig": {"tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object"}}}}],
+                "toolChoice": {"any": {}}},
+            "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 2048}}});
+        let out = crate::convert_request_value(&own, F, F, &Options::default()).unwrap();
+        assert_eq!(out.value, own);
     }
 
     fn call(id: &str) -> Part {
