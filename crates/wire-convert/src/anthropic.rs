@@ -912,6 +912,7 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
     Ok(model::Response {
         id,
         model,
+        created: None,
         choices: vec![Choice {
             message,
             stop_reason: stop_reason.as_ref().map(stop_reason_of),
@@ -2353,10 +2354,18 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
     let model::Response {
         id,
         model,
+        created,
         choices,
         usage,
         vendor: v,
     } = resp;
+    if created.is_some() {
+        ctx.loss(
+            "/created",
+            LossKind::Dropped,
+            "anthropic responses carry no creation time",
+        );
+    }
     let mut fields = ctx.vendor_fields(&v, "");
     let kind = take::<String>(&mut fields, "type")
         .or_else(|| (!v.flag(F, "no_type")).then(|| "message".to_owned()));

@@ -2574,6 +2574,13 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
     if resp.id.is_some() {
         ctx.loss("/id", LossKind::Dropped, "bedrock responses have no id");
     }
+    if resp.created.is_some() {
+        ctx.loss(
+            "/created",
+            LossKind::Dropped,
+            "bedrock responses carry no creation time",
+        );
+    }
     if resp.model.is_some() {
         ctx.loss(
             "/model",

@@ -1372,6 +1372,13 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
     let v = resp.vendor;
     let same = v.format == Some(F);
     let mut fields = ctx.vendor_fields(&v, "");
+    if resp.created.is_some() {
+        ctx.loss(
+            "/created",
+            LossKind::Dropped,
+            "cohere responses carry no creation time",
+        );
+    }
     if let Some(model) = &resp.model {
         ctx.loss(
             "/model",

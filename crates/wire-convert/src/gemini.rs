@@ -918,6 +918,16 @@ pub fn decode_response(mut resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model
         ctx.map("/usage", "/usageMetadata");
         out.usage = Some(decode_usage(u));
     }
+    // Vertex AI's `createTime`: carried to the second. Text that says more (a fraction,
+    // an offset) is also kept as it came: written back here, reported as dropped
+    // elsewhere.
+    if let Some(t) = resp.create_time.take() {
+        out.created = crate::util::unix_of_rfc3339(&t);
+        ctx.map("/created", "/createTime");
+        if out.created.map(crate::util::rfc3339_of_unix).as_ref() != Some(&t) {
+            resp.create_time = Some(t);
+        }
+    }
     keep_rest(&mut v, "", rest(&resp, &[]));
     out.vendor = v;
     Ok(out)
@@ -2197,6 +2207,9 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
     let mut out: w::Response = rebuild(r, &[]);
     out.response_id = resp.id;
     out.model_version = resp.model;
+    if out.create_time.is_none() {
+        out.create_time = resp.created.map(crate::util::rfc3339_of_unix);
+    }
     let calls = Calls::default();
     let mut candidates = Vec::with_capacity(resp.choices.len());
     for (i, c) in resp.choices.into_iter().enumerate() {

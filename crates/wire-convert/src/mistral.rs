@@ -589,7 +589,7 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
     if let Some(object) = resp.object {
         v.set_hint(F, "object", object);
     }
-    keep(&mut v.fields, "created", &resp.created);
+    out.created = resp.created;
     v.format = Some(F);
     out.vendor = v;
     Ok(out)
@@ -1465,7 +1465,9 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
     } else {
         Some("chat.completion".to_owned())
     };
-    let created = fields.shift_remove("created").and_then(|c| c.as_u64());
+    let created = resp
+        .created
+        .or_else(|| fields.shift_remove("created").and_then(|c| c.as_u64()));
     let mut choices = Vec::with_capacity(resp.choices.len());
     for (i, c) in resp.choices.into_iter().enumerate() {
         choices.push(encode_choice(c, i, ctx));

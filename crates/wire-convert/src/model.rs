@@ -689,6 +689,11 @@ pub struct Response {
     /// Model that answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// When it was created, in Unix seconds: OpenAI Chat's and Mistral's `created`,
+    /// Responses' `created_at`; Ollama's `created_at` and Vertex AI's `createTime` (RFC
+    /// 3339 text) to the second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<u64>,
     /// The answers; the first is the one single-choice formats carry.
     #[serde(default)]
     pub choices: Vec<Choice>,

@@ -673,8 +673,16 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
             ..Default::default()
         });
     }
+    if let Some(t) = resp.created_at {
+        // Carried to the second. Text that says more (a fraction, an offset) is also
+        // kept as it came: written back here, reported as dropped elsewhere.
+        out.created = crate::util::unix_of_rfc3339(&t);
+        ctx.map("/created", "/created_at");
+        if out.created.map(crate::util::rfc3339_of_unix).as_ref() != Some(&t) {
+            v.set_field(F, "created_at", Value::String(t));
+        }
+    }
     let mut fields = Map::new();
-    crate::util::keep(&mut fields, "created_at", &resp.created_at);
     crate::util::keep(&mut fields, "total_duration", &resp.total_duration);
     crate::util::keep(&mut fields, "load_duration", &resp.load_duration);
     crate::util::keep(
@@ -1559,7 +1567,9 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
         None => (None, None),
     };
     let take_u64 = |f: &mut Map<String, Value>, k: &str| f.shift_remove(k).and_then(|x| x.as_u64());
-    let created_at = take_str(&mut fields, "created_at");
+    // The text as it came (Ollama's own), else written from the seconds.
+    let created_at = take_str(&mut fields, "created_at")
+        .or_else(|| resp.created.map(crate::util::rfc3339_of_unix));
     let done = if same {
         v.hint(F, "done").and_then(Value::as_bool)
     } else {

@@ -621,6 +621,7 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
     let mut out = model::Response {
         id: resp.id,
         model: resp.model,
+        created: resp.created,
         ..Default::default()
     };
     for (i, c) in resp.choices.into_iter().enumerate() {
@@ -646,7 +647,6 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
     out.usage = resp.usage.map(decode_usage);
     let mut v = vendor_from_extra(F, &resp.extra, &[]);
     keep(&mut v.fields, "object", &resp.object);
-    keep(&mut v.fields, "created", &resp.created);
     keep(
         &mut v.fields,
         "system_fingerprint",
@@ -1604,9 +1604,10 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
     };
     let object = take_str(&mut fields, "object")
         .or_else(|| (v.format != Some(F)).then(|| "chat.completion".to_owned()));
-    let created = fields
-        .remove("created")
-        .and_then(|c| c.as_u64())
+    // Required by the SDK: 0 when the source has no creation time.
+    let created = resp
+        .created
+        .or_else(|| fields.remove("created").and_then(|c| c.as_u64()))
         .or_else(|| (v.format != Some(F)).then_some(0));
     let system_fingerprint = take_str(&mut fields, "system_fingerprint");
     let service_tier = take_str(&mut fields, "service_tier");

@@ -983,6 +983,8 @@ pub fn decode_response(mut resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model
     let output = std::mem::take(&mut resp.output);
     let id = resp.id.take();
     let model = resp.model.take();
+    let created = resp.created_at.take();
+    ctx.map("/created", "/created_at");
     let usage = resp.usage.take();
     let status = resp.status.take();
     let details = resp.incomplete_details.take();
@@ -1015,6 +1017,7 @@ pub fn decode_response(mut resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model
     Ok(model::Response {
         id,
         model,
+        created,
         choices: vec![Choice {
             message,
             stop_reason,
@@ -2081,6 +2084,7 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
     if out.object.is_none() && fill("object") {
         out.object = Some("response".into());
     }
+    out.created_at = resp.created.or(out.created_at);
     if out.created_at.is_none() && fill("created_at") {
         out.created_at = Some(0);
     }
