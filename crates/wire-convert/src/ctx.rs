@@ -293,13 +293,12 @@ pub(crate) fn to_source(
 fn respell(path: String, neutral: &str, format: Format) -> String {
     let segments: Vec<&str> = neutral.split('/').collect();
     let index = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let (field, tail) = match segments.as_slice() {
-        ["", "usage", field] => (*field, ""),
-        [.., n, field] if index(n) => (*field, ""),
-        [.., n, "cache", "ttl"] if index(n) => ("cache", "/ttl"),
+    let (field, tail, usage) = match segments.as_slice() {
+        ["", "usage", field] => (*field, "", true),
+        [.., n, field] if index(n) => (*field, "", false),
+        [.., n, "cache", "ttl"] if index(n) => ("cache", "/ttl", false),
         _ => return path,
     };
-    let usage = segments.get(1) == Some(&"usage") && segments.len() == 3;
     let Some(spelled) = source_field(format, usage, field) else {
         return path;
     };

@@ -922,11 +922,10 @@ pub fn decode_response(mut resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model
     // an offset) is also kept as it came: written back here, reported as dropped
     // elsewhere.
     if let Some(t) = resp.create_time.take() {
-        out.created = crate::util::unix_of_rfc3339(&t);
         ctx.map("/created", "/createTime");
-        if out.created.map(crate::util::rfc3339_of_unix).as_ref() != Some(&t) {
-            resp.create_time = Some(t);
-        }
+        let (secs, keep) = crate::util::read_timestamp(t);
+        out.created = secs;
+        resp.create_time = keep;
     }
     keep_rest(&mut v, "", rest(&resp, &[]));
     out.vendor = v;

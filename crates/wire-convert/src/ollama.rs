@@ -676,9 +676,10 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
     if let Some(t) = resp.created_at {
         // Carried to the second. Text that says more (a fraction, an offset) is also
         // kept as it came: written back here, reported as dropped elsewhere.
-        out.created = crate::util::unix_of_rfc3339(&t);
         ctx.map("/created", "/created_at");
-        if out.created.map(crate::util::rfc3339_of_unix).as_ref() != Some(&t) {
+        let (secs, keep) = crate::util::read_timestamp(t);
+        out.created = secs;
+        if let Some(t) = keep {
             v.set_field(F, "created_at", Value::String(t));
         }
     }

@@ -65,6 +65,15 @@ pub(crate) fn unix_of_rfc3339(t: &str) -> Option<u64> {
     u64::try_from(days * 86_400 + h * 3600 + mi * 60 + s - offset).ok()
 }
 
+/// A timestamp read from RFC 3339 text: its Unix seconds, and the text itself when it
+/// says more than those seconds written back would (a fraction, an offset, or text that
+/// is no timestamp): the text is then kept as it came.
+pub(crate) fn read_timestamp(text: String) -> (Option<u64>, Option<String>) {
+    let secs = unix_of_rfc3339(&text);
+    let exact = secs.map(rfc3339_of_unix).as_ref() == Some(&text);
+    (secs, (!exact).then_some(text))
+}
+
 /// RFC 3339 text (UTC, whole seconds) of Unix seconds.
 pub(crate) fn rfc3339_of_unix(secs: u64) -> String {
     let days = i64::try_from(secs / 86_400).unwrap_or(i64::MAX / 2);
