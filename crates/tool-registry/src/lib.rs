@@ -42,9 +42,10 @@
 //!   "choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,
 //!   "tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]}}]}"#;
 //! let Step::Continue { append, .. } = registry.step(Format::OpenaiChat, response)? else { unreachable!() };
-//! // Append the assistant turn and the `tool` message, then call the model again.
-//! assert_eq!(append[1]["role"], "tool");
-//! assert_eq!(append[1]["content"], "Paris: 21°C");
+//! // Append the assistant turn and the `tool` message (JSON text, ready for the next
+//! // request body), then call the model again.
+//! assert_eq!(append.len(), 2);
+//! assert_eq!(append[1].get(), r#"{"role":"tool","tool_call_id":"call_1","content":"Paris: 21°C"}"#);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]

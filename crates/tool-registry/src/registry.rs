@@ -305,12 +305,36 @@ impl ToolRegistry {
     /// Runs the calls of one model turn concurrently and returns the results in call
     /// order.
     pub async fn dispatch_all(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
-        let futures: Vec<BoxFuture<Outcome>> = calls.iter().map(|c| self.call_future(c)).collect();
-        let outcomes = join_all(futures).await;
+        // Synchronous handlers run as their calls are started, in call order; the async
+        // ones are then polled together.
+        let mut outcomes: Vec<Option<Outcome>> = Vec::with_capacity(calls.len());
+        let mut running: Vec<(usize, BoxFuture<Outcome>)> = Vec::new();
+        for (i, call) in calls.iter().enumerate() {
+            match self.start_call(call) {
+                Started::Done(outcome) => outcomes.push(Some(outcome)),
+                Started::Running(future) => {
+                    outcomes.push(None);
+                    running.push((i, future));
+                }
+            }
+        }
+        if !running.is_empty() {
+            let (at, futures): (Vec<usize>, Vec<_>) = running.into_iter().unzip();
+            for (i, outcome) in at.into_iter().zip(join_all(futures).await) {
+                outcomes[i] = Some(outcome);
+            }
+        }
         outcomes
             .into_iter()
             .zip(calls)
-            .map(|(o, c)| o.into_tool_result(c.id.clone()))
+            .map(|(o, c)| {
+                // Every slot is filled above; a missing outcome is still a result.
+                o.unwrap_or_else(|| Outcome {
+                    name: c.name.clone(),
+                    result: Err("the call did not finish".to_owned()),
+                })
+                .into_tool_result(c.id.clone())
+            })
             .collect()
     }
 
@@ -331,27 +355,30 @@ impl ToolRegistry {
     }
 
     fn call_future(&self, call: &ToolCall) -> BoxFuture<Outcome> {
-        let name = call.name.clone();
-        let entry = match self.entry(&call.name) {
-            Ok(e) => e,
-            Err(_) => {
-                let available: Vec<&str> = self.names().collect();
-                let message = format!(
-                    "unknown tool `{}`; available tools: {}",
-                    call.name,
-                    if available.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        available.join(", ")
-                    }
-                );
-                return Box::pin(async move {
-                    Outcome {
-                        name,
-                        result: Err(message),
-                    }
-                });
-            }
+        match self.start_call(call) {
+            Started::Done(outcome) => Box::pin(std::future::ready(outcome)),
+            Started::Running(future) => future,
+        }
+    }
+
+    /// Starts one call: everything up to an async handler's future, which is handed back
+    /// to be polled; the rest (a synchronous handler, any failure) is done here.
+    fn start_call(&self, call: &ToolCall) -> Started {
+        let Some(entry) = self.tools.get(&call.name) else {
+            let available: Vec<&str> = self.names().collect();
+            let message = format!(
+                "unknown tool `{}`; available tools: {}",
+                call.name,
+                if available.is_empty() {
+                    "none".to_owned()
+                } else {
+                    available.join(", ")
+                }
+            );
+            return Started::Done(Outcome {
+                name: call.name.clone(),
+                result: Err(message),
+            });
         };
         let input = match &call.arguments {
             Arguments::Value(Value::Null) => Value::Object(Default::default()),
@@ -364,24 +391,37 @@ impl ToolRegistry {
             Arguments::Text(t) => match serde_json::from_str::<Value>(t) {
                 Ok(v) => v,
                 Err(e) => {
-                    let message = format!(
-                        "the arguments of `{name}` are not valid JSON ({e}); send a JSON object"
-                    );
-                    return Box::pin(async move {
-                        Outcome {
-                            name,
-                            result: Err(message),
-                        }
+                    let name = &call.name;
+                    return Started::Done(Outcome {
+                        name: name.clone(),
+                        result: Err(format!(
+                            "the arguments of `{name}` are not valid JSON ({e}); send a JSON object"
+                        )),
                     });
                 }
             },
         };
-        Box::pin(run(entry, input))
+        start(entry, input)
     }
+}
+
+/// A call after [`start`]: finished, or an async handler still to be polled.
+enum Started {
+    Done(Outcome),
+    Running(BoxFuture<Outcome>),
 }
 
 /// One call: unwrap, validate, run the handler with panics caught.
 async fn run(entry: Arc<Entry>, input: Value) -> Outcome {
+    match start(&entry, input) {
+        Started::Done(outcome) => outcome,
+        Started::Running(future) => future.await,
+    }
+}
+
+/// [`run`] up to an async handler's future: a synchronous handler runs here, so a
+/// turn of synchronous calls needs no future at all.
+fn start(entry: &Entry, input: Value) -> Started {
     let name = entry.spec.name().to_owned();
     let input = if entry.spec.wraps_input() {
         match input {
@@ -404,33 +444,39 @@ async fn run(entry: Arc<Entry>, input: Value) -> Outcome {
             })
             .collect();
         if !problems.is_empty() {
-            return Outcome {
-                name: name.clone(),
-                result: Err(format!(
-                    "invalid arguments for {name}: {}",
-                    problems.join("; ")
-                )),
-            };
+            let result = Err(format!(
+                "invalid arguments for {name}: {}",
+                problems.join("; ")
+            ));
+            return Started::Done(Outcome { name, result });
         }
     }
-    let result = match &entry.handler {
-        Handler::Sync(f) => match catch_unwind(AssertUnwindSafe(|| f(input))) {
-            Ok(r) => r.map_err(|e| e.0),
-            Err(payload) => Err(format!(
-                "tool {name} panicked: {}",
-                crate::exec::panic_message(payload.as_ref())
-            )),
-        },
-        Handler::Async(f) => match catch_unwind(AssertUnwindSafe(|| f(input))) {
-            Ok(fut) => match CatchUnwind::new(fut).await {
-                Ok(r) => r.map_err(|e| e.0),
-                Err(panic) => Err(format!("tool {name} panicked: {panic}")),
-            },
-            Err(payload) => Err(format!(
-                "tool {name} panicked: {}",
-                crate::exec::panic_message(payload.as_ref())
-            )),
-        },
+    let panicked = |name: &str, payload: &(dyn std::any::Any + Send)| {
+        format!(
+            "tool {name} panicked: {}",
+            crate::exec::panic_message(payload)
+        )
     };
-    Outcome { name, result }
+    match &entry.handler {
+        Handler::Sync(f) => {
+            let result = match catch_unwind(AssertUnwindSafe(|| f(input))) {
+                Ok(r) => r.map_err(|e| e.0),
+                Err(payload) => Err(panicked(&name, payload.as_ref())),
+            };
+            Started::Done(Outcome { name, result })
+        }
+        Handler::Async(f) => match catch_unwind(AssertUnwindSafe(|| f(input))) {
+            Ok(fut) => Started::Running(Box::pin(async move {
+                let result = match CatchUnwind::new(fut).await {
+                    Ok(r) => r.map_err(|e| e.0),
+                    Err(panic) => Err(format!("tool {name} panicked: {panic}")),
+                };
+                Outcome { name, result }
+            })),
+            Err(payload) => {
+                let result = Err(panicked(&name, payload.as_ref()));
+                Started::Done(Outcome { name, result })
+            }
+        },
+    }
 }

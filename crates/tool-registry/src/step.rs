@@ -3,12 +3,15 @@
 
 use crate::{Error, ToolRegistry};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use wire_convert::model::{self, Message, Part, Role, ToolCall, ToolResult};
 use wire_convert::{Loss, Options};
 use wire_types::Format;
 
 /// What to do after a model response.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Equality compares the follow-up items by their text.
+#[derive(Debug, Clone)]
 pub enum Step {
     /// The model answered without calling tools: its text, and the whole response.
     Final {
@@ -24,17 +27,68 @@ pub enum Step {
         calls: Vec<ToolCall>,
         /// Their results, in call order (failures included: `is_error`).
         results: Vec<ToolResult>,
-        /// The messages (items, contents) to append, in the response's format: the
-        /// assistant turn as history, then the results the format's way — OpenAI `tool`
-        /// messages (failures prefixed `Error:`), one Anthropic user message of
-        /// `tool_result` blocks with `is_error`, Responses items, one Gemini content of
-        /// `functionResponse` parts, Ollama `tool` messages with `tool_name`, Bedrock
-        /// `toolResult` blocks with `status`, Mistral and Cohere `tool` messages.
-        append: Vec<Value>,
+        /// The messages (items, contents) to append, in the response's format, each as
+        /// its JSON text (ready to be written into the next request body;
+        /// [`Step::append_values`] parses them): the assistant turn as history, then the
+        /// results the format's way — OpenAI `tool` messages (failures prefixed
+        /// `Error:`), one Anthropic user message of `tool_result` blocks with `is_error`,
+        /// Responses items, one Gemini content of `functionResponse` parts, Ollama `tool`
+        /// messages with `tool_name`, Bedrock `toolResult` blocks with `status`, Mistral
+        /// and Cohere `tool` messages.
+        append: Vec<Box<RawValue>>,
         /// What the format could not carry in the follow-up (e.g. an image in an OpenAI
         /// tool result, moved to a user message).
         losses: Vec<Loss>,
     },
+}
+
+impl PartialEq for Step {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (
+                Step::Final { text, response },
+                Step::Final {
+                    text: t,
+                    response: r,
+                },
+            ) => text == t && response == r,
+            (
+                Step::Continue {
+                    calls,
+                    results,
+                    append,
+                    losses,
+                },
+                Step::Continue {
+                    calls: c,
+                    results: r,
+                    append: a,
+                    losses: l,
+                },
+            ) => {
+                calls == c
+                    && results == r
+                    && losses == l
+                    && append.iter().map(|i| i.get()).eq(a.iter().map(|i| i.get()))
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Step {
+    /// The follow-up messages as `serde_json::Value`s (empty for [`Step::Final`]), for a
+    /// conversation held as values.
+    pub fn append_values(&self) -> Vec<Value> {
+        match self {
+            Step::Final { .. } => Vec::new(),
+            Step::Continue { append, .. } => append
+                .iter()
+                // Each item was written by serde_json: it reads back.
+                .filter_map(|item| serde_json::from_str(item.get()).ok())
+                .collect(),
+        }
+    }
 }
 
 impl ToolRegistry {
@@ -89,7 +143,7 @@ pub(crate) fn follow_up(
     format: Format,
     assistant: Message,
     results: &[ToolResult],
-) -> Result<(Vec<Value>, Vec<Loss>), Error> {
+) -> Result<(Vec<Box<RawValue>>, Vec<Loss>), Error> {
     let request = model::Request {
         messages: vec![
             assistant,
@@ -102,24 +156,12 @@ pub(crate) fn follow_up(
     };
     // The follow-up is the response's own format: its history is written back as it is.
     let encoded =
-        wire_convert::encode_request_from(request, Some(format), format, &Options::default())?;
-    let key = match format {
-        Format::Gemini => "contents",
-        Format::OpenaiResponses => "input",
-        _ => "messages",
-    };
-    let append = match encoded.value {
-        Value::Object(mut m) => match m.remove(key) {
-            Some(Value::Array(items)) => items,
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
-    };
+        wire_convert::encode_messages_from(request, Some(format), format, &Options::default())?;
     // Only what concerns the appended messages (not a missing model or max_tokens).
     let losses = encoded
         .losses
         .into_iter()
         .filter(|l| l.path.starts_with("/messages"))
         .collect();
-    Ok((append, losses))
+    Ok((encoded.value, losses))
 }

@@ -8,7 +8,8 @@
 //!
 //! Run: `cargo run -p toolwire --example agent_loop`
 
-use serde_json::{Value, json};
+use serde_json::json;
+use serde_json::value::RawValue;
 use toolwire::prelude::*;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -47,8 +48,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
 
     let tools = registry.tools_for(Format::OpenaiChat, &Options::default())?;
-    let mut messages: Vec<Value> =
-        vec![json!({"role": "user", "content": "Weather in Edinburgh, and AAPL's price?"})];
+    // The conversation is kept as JSON text per message: the step's follow-up comes that
+    // way, ready to be written into the next request body.
+    let mut messages: Vec<Box<RawValue>> = vec![serde_json::value::to_raw_value(
+        &json!({"role": "user", "content": "Weather in Edinburgh, and AAPL's price?"}),
+    )?];
     println!(
         "tools offered: {}",
         tools.value.as_array().map(Vec::len).unwrap_or(0)

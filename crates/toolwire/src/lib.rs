@@ -43,8 +43,11 @@
 //!              {"type":"tool_use","id":"toolu_01","name":"get_weather","input":{"city":"Paris"}}],
 //!   "stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":20}}"#;
 //!
-//! match registry.step(Format::Anthropic, response)? {
-//!     Step::Continue { append, .. } => {
+//! let step = registry.step(Format::Anthropic, response)?;
+//! // The follow-up comes as JSON text per message; here it is read as values.
+//! let append = step.append_values();
+//! match step {
+//!     Step::Continue { .. } => {
 //!         // Append the assistant turn and one user message of tool_result blocks.
 //!         assert_eq!(append[0]["role"], "assistant");
 //!         assert_eq!(append[1]["content"][0]["type"], "tool_result");

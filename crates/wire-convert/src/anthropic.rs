@@ -162,7 +162,7 @@ fn part_checks(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
                 "anthropic carries signatures on thinking blocks only",
             );
         } else {
-            let _ = ctx.own(Some(sig), &path, "a reasoning signature");
+            let _ = ctx.own(Some(sig), format_args!("{path}"), "a reasoning signature");
         }
     }
 }

@@ -1837,7 +1837,7 @@ fn encode_system(m: Message, at: &str, out: &mut Vec<w::SystemContentBlock>, ctx
         let pat = format!("{at}/content/{j}");
         let _ = ctx.own(
             p.meta().signature.as_ref(),
-            &format!("{pat}/signature"),
+            format_args!("{pat}/signature"),
             "a reasoning signature",
         );
         let cache = p.meta().cache.clone();
@@ -1988,7 +1988,7 @@ fn encode_part(
 ) {
     let _ = ctx.own(
         p.meta().signature.as_ref(),
-        &format!("{pat}/signature"),
+        format_args!("{pat}/signature"),
         "a reasoning signature",
     );
     match p {
@@ -2179,7 +2179,7 @@ fn encode_result(r: ToolResult, pat: &str, env: &mut Env, ctx: &mut Ctx<'_>) -> 
         }
         let _ = ctx.own(
             p.meta().signature.as_ref(),
-            &format!("{cpat}/signature"),
+            format_args!("{cpat}/signature"),
             "a reasoning signature",
         );
         match p {

@@ -1045,7 +1045,7 @@ fn part_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
     drop_cache(ctx, meta, at);
     let _ = ctx.own(
         meta.signature.as_ref(),
-        &format!("{at}/signature"),
+        format_args!("{at}/signature"),
         "a reasoning signature",
     );
 }
@@ -1270,7 +1270,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     drop_cache(ctx, &c.meta, at);
     let _ = ctx.own(
         c.meta.signature.as_ref(),
-        &format!("{at}/signature"),
+        format_args!("{at}/signature"),
         "a reasoning signature",
     );
     let v = &c.meta.vendor;
@@ -1325,7 +1325,7 @@ fn encode_result(
     drop_cache(ctx, &r.meta, at);
     let _ = ctx.own(
         r.meta.signature.as_ref(),
-        &format!("{at}/signature"),
+        format_args!("{at}/signature"),
         "a reasoning signature",
     );
     if let Some(name) = &r.name {

@@ -138,6 +138,23 @@ impl<'a> Ctx<'a> {
     /// format are reported as dropped (see [`Ctx::vendor_fields`]).
     pub fn extra(&mut self, vendor: &Vendor, fields: &'static [&'static str], at: &str) -> Extra {
         let mut extra = Extra::from(self.vendor_fields(vendor, at));
+        self.mark_nulls(&mut extra, vendor, fields);
+        extra
+    }
+
+    /// [`Ctx::vendor_fields`], but the fields are taken out of `vendor` rather than
+    /// copied (an encoder that owns the neutral value).
+    pub fn take_vendor_fields(&mut self, vendor: &mut Vendor, at: &str) -> Map<String, Value> {
+        if vendor.format == Some(self.format) {
+            std::mem::take(&mut vendor.fields)
+        } else {
+            self.vendor_fields(vendor, at)
+        }
+    }
+
+    /// Marks again in `extra` the explicit nulls of `vendor` (its `nulls` hint) that are
+    /// among `fields` (the wire struct's `FIELDS`), when `vendor` is this format's.
+    pub fn mark_nulls(&self, extra: &mut Extra, vendor: &Vendor, fields: &'static [&'static str]) {
         if vendor.format == Some(self.format) {
             if let Some(Value::Array(nulls)) = vendor.hints.get("nulls") {
                 for n in nulls.iter().filter_map(Value::as_str) {
@@ -147,7 +164,6 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
-        extra
     }
 }
 
@@ -167,13 +183,19 @@ pub struct ReasoningView<'r> {
 impl Ctx<'_> {
     /// A token made by some format, if it is this context's format; otherwise `None`,
     /// with a loss at `at`: a signature is never sent to a provider that did not make it.
-    pub fn own<'s>(&mut self, token: Option<&'s Signed>, at: &str, what: &str) -> Option<&'s str> {
+    /// `at` is only formatted when there is a loss (most parts carry no token).
+    pub fn own<'s>(
+        &mut self,
+        token: Option<&'s Signed>,
+        at: std::fmt::Arguments<'_>,
+        what: &str,
+    ) -> Option<&'s str> {
         let t = token?;
         if t.format == self.format {
             Some(t.value.as_str())
         } else {
             self.loss(
-                at.to_owned(),
+                at.to_string(),
                 LossKind::Dropped,
                 format!(
                     "{what} made by {} is never sent to {}",
@@ -217,12 +239,12 @@ impl Ctx<'_> {
         }
         let signature = self.own(
             r.signature.as_ref(),
-            &format!("{at}/signature"),
+            format_args!("{at}/signature"),
             "a reasoning signature",
         );
         let encrypted = self.own(
             r.encrypted.as_ref(),
-            &format!("{at}/encrypted"),
+            format_args!("{at}/encrypted"),
             "encrypted reasoning",
         );
         let text = r.text.as_deref().filter(|t| !t.is_empty());

@@ -1406,7 +1406,7 @@ fn encode_part(p: Part, role: Role, at: &str, calls: &Calls, ctx: &mut Ctx<'_>) 
             let signature = ctx
                 .own(
                     o.meta.signature.as_ref(),
-                    &format!("{at}/signature"),
+                    format_args!("{at}/signature"),
                     "a thought signature",
                 )
                 .map(str::to_owned);
@@ -1449,7 +1449,7 @@ fn own_signature(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) -> Option<String>
     let signature = meta.signature.as_ref()?;
     ctx.own(
         Some(signature),
-        &format!("{at}/signature"),
+        format_args!("{at}/signature"),
         "a thought signature",
     )
     .map(str::to_owned)

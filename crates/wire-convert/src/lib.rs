@@ -55,6 +55,7 @@ pub use wire_types::Format;
 
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::fmt;
 
 /// What happened to something that could not be carried as it was.
@@ -277,6 +278,69 @@ impl Output for Value {
     }
 }
 
+/// A request's conversation items (messages, input items, contents), each as JSON text.
+trait Items {
+    fn items(&self) -> Vec<Box<RawValue>>;
+}
+
+macro_rules! items {
+    ($($format:ident: |$r:ident| $list:expr;)*) => {$(
+        impl Items for wire_types::$format::Request {
+            fn items(&self) -> Vec<Box<RawValue>> {
+                let $r = self;
+                $list.iter().map(wire_types::to_raw).collect()
+            }
+        }
+    )*};
+}
+
+items! {
+    openai_chat: |r| r.messages;
+    anthropic: |r| r.messages;
+    gemini: |r| r.contents;
+    ollama: |r| r.messages;
+    bedrock: |r| r.messages.as_deref().unwrap_or_default();
+    mistral: |r| r.messages;
+    cohere: |r| r.messages;
+}
+
+impl Items for wire_types::openai_responses::Request {
+    fn items(&self) -> Vec<Box<RawValue>> {
+        match &self.input {
+            Some(wire_types::openai_responses::Input::Items(items)) => {
+                items.iter().map(wire_types::to_raw).collect()
+            }
+            // The string form is one user message.
+            Some(wire_types::openai_responses::Input::Text(text)) => {
+                vec![wire_types::to_raw(
+                    &serde_json::json!({"role": "user", "content": text}),
+                )]
+            }
+            None => Vec::new(),
+        }
+    }
+}
+
+/// How an encoded request is handed back: whole, or its conversation items alone.
+trait RequestOutput: Sized {
+    fn write_request<T: Serialize + Items>(value: &T, size: usize) -> Self;
+}
+
+impl<O: Output> RequestOutput for O {
+    fn write_request<T: Serialize + Items>(value: &T, size: usize) -> Self {
+        O::write(value, size)
+    }
+}
+
+/// The conversation items of an encoded request.
+struct ItemsOut(Vec<Box<RawValue>>);
+
+impl RequestOutput for ItemsOut {
+    fn write_request<T: Serialize + Items>(value: &T, _size: usize) -> Self {
+        ItemsOut(value.items())
+    }
+}
+
 /// The expected size of a conversion of `body`: about its own, with some room.
 fn size_of(body: &str) -> usize {
     body.len().saturating_add(body.len() / 8)
@@ -381,7 +445,7 @@ fn decode_response_from(
 
 /// Encodes `req` as `to`. `from` is the format it was decoded from, if any: results are
 /// put in call order unless it is the same format (which keeps its bytes).
-fn encode_request_to<O: Output>(
+fn encode_request_to<O: RequestOutput>(
     mut req: model::Request,
     to: Format,
     options: &Options,
@@ -397,7 +461,7 @@ fn encode_request_to<O: Output>(
     let ids = ids::map_request(&mut req, &mut ctx);
     let value = by_format!(to, "chat request", |m, _w| {
         let typed = m::encode_request(req, &mut ctx)?;
-        O::write(&typed, size)
+        O::write_request(&typed, size)
     });
     Ok(Converted {
         value,
@@ -507,6 +571,42 @@ pub fn encode_request_from(
         return Err(Error::Lossy { losses: out.losses });
     }
     Ok(out)
+}
+
+/// [`encode_request_from`], but only the conversation items are written — `to`'s
+/// messages (Responses input items, Gemini contents) — each as its own JSON text, ready
+/// to be appended to a conversation held in that format. Nothing else is built, so it is
+/// the cheap way to write a few messages (an agent's follow-up turn). Loss paths are as
+/// in [`encode_request`].
+///
+/// ```
+/// use wire_convert::model::{Message, Request, Role};
+/// use wire_convert::{Format, Options, encode_messages_from};
+///
+/// let request = Request {
+///     messages: vec![Message::text(Role::User, "Hello")],
+///     ..Default::default()
+/// };
+/// let items = encode_messages_from(request, None, Format::Gemini, &Options::default())?;
+/// assert_eq!(items.value.len(), 1);
+/// assert_eq!(items.value[0].get(), r#"{"role":"user","parts":[{"text":"Hello"}]}"#);
+/// # Ok::<(), wire_convert::Error>(())
+/// ```
+pub fn encode_messages_from(
+    request: model::Request,
+    source: Option<Format>,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<Vec<Box<RawValue>>>, Error> {
+    let out = encode_request_to::<ItemsOut>(request, to, options, source, 0)?;
+    if options.strict && !out.losses.is_empty() {
+        return Err(Error::Lossy { losses: out.losses });
+    }
+    Ok(Converted {
+        value: out.value.0,
+        losses: out.losses,
+        ids: out.ids,
+    })
 }
 
 /// Writes a neutral response as a body of format `to` (see [`encode_request`]).

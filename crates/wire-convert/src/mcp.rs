@@ -501,7 +501,7 @@ fn part_extras(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
     }
     let _ = ctx.own(
         meta.signature.as_ref(),
-        &format!("{at}/signature"),
+        format_args!("{at}/signature"),
         "a reasoning signature",
     );
 }

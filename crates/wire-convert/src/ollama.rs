@@ -1211,7 +1211,7 @@ fn part_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
     drop_cache(ctx, meta, at);
     let _ = ctx.own(
         meta.signature.as_ref(),
-        &format!("{at}/signature"),
+        format_args!("{at}/signature"),
         "a reasoning signature",
     );
     let _ = ctx.vendor_fields(&meta.vendor, at);
@@ -1317,7 +1317,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     drop_cache(ctx, &c.meta, at);
     let _ = ctx.own(
         c.meta.signature.as_ref(),
-        &format!("{at}/signature"),
+        format_args!("{at}/signature"),
         "a reasoning signature",
     );
     let v = &c.meta.vendor;
@@ -1422,7 +1422,7 @@ fn encode_result(
     drop_cache(ctx, &r.meta, at);
     let _ = ctx.own(
         r.meta.signature.as_ref(),
-        &format!("{at}/signature"),
+        format_args!("{at}/signature"),
         "a reasoning signature",
     );
     let mut g = Gathered::default();

@@ -24,7 +24,9 @@ use crate::model::{
     ReasoningConfig, Role, Settings, Source, StopKind, StopReason, Text, Tool, ToolCall,
     ToolChoice, ToolDef, ToolResult, Usage, Vendor,
 };
-use crate::util::{self, data_url, drop_cache, keep, opaque, opaque_elsewhere, parse_data_url};
+use crate::util::{
+    self, data_url, drop_cache, keep, opaque, opaque_elsewhere, parse_data_url, set_path,
+};
 use crate::{Ctx, Error, LossKind, schema};
 use serde_json::{Map, Value};
 use wire_types::openai_chat as w;
@@ -990,13 +992,14 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
         Role::Assistant => out.push(w::Message::Assistant(encode_assistant(m, &at, ctx))),
         Role::Tool => {
             let mut moved: Vec<w::ContentPart> = Vec::new();
+            let mut pat = String::new();
             for (j, p) in m.content.into_iter().enumerate() {
-                let pat = format!("{at}/content/{j}");
+                set_path(&mut pat, format_args!("{at}/content/{j}"));
                 match p {
                     Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, ctx)),
                     other => {
                         ctx.loss(
-                            pat,
+                            pat.clone(),
                             LossKind::Dropped,
                             format!(
                                 "a {} part in a tool message has no place in {F}",
@@ -1024,20 +1027,8 @@ fn extra_from(
     ctx: &mut Ctx<'_>,
 ) -> Extra {
     let mut extra = Extra::from(fields);
-    if v.format == Some(F) {
-        // Re-mark explicit nulls (the fields themselves were taken by `vendor_fields`).
-        let marks = ctx.extra(
-            &Vendor {
-                fields: Map::new(),
-                ..v.clone()
-            },
-            known,
-            "",
-        );
-        for n in marks.nulls() {
-            extra.mark_null(n);
-        }
-    }
+    // Re-mark explicit nulls (the fields themselves were taken by `vendor_fields`).
+    ctx.mark_nulls(&mut extra, v, known);
     extra
 }
 
@@ -1051,7 +1042,7 @@ fn encode_result(
     drop_cache(ctx, &r.meta, at);
     let _ = ctx.own(
         r.meta.signature.as_ref(),
-        &format!("{at}/signature"),
+        format_args!("{at}/signature"),
         "a reasoning signature",
     );
     let as_parts = r.meta.vendor.flag(F, "parts");
@@ -1210,7 +1201,7 @@ fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
     drop_cache(ctx, p.meta(), at);
     let _ = ctx.own(
         p.meta().signature.as_ref(),
-        &format!("{at}/signature"),
+        format_args!("{at}/signature"),
         "a reasoning signature",
     );
     match p {
@@ -1403,15 +1394,16 @@ fn encode_assistant(m: Message, at: &str, ctx: &mut Ctx<'_>) -> w::AssistantMess
 
 /// The assistant-turn fields shared by request messages and response messages.
 fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantParts {
-    let v = m.vendor;
-    let mut fields = ctx.vendor_fields(&v, at);
+    let mut v = m.vendor;
+    let mut fields = ctx.take_vendor_fields(&mut v, at);
     let mut content_parts: Vec<Part> = Vec::new();
     let mut refusal = None;
     let mut tool_calls: Vec<w::ToolCall> = Vec::new();
     let mut reasoning_content = None;
     let mut content_at = Vec::new();
+    let mut pat = String::new();
     for (j, p) in m.content.into_iter().enumerate() {
-        let pat = format!("{at}/content/{j}");
+        set_path(&mut pat, format_args!("{at}/content/{j}"));
         match p {
             Part::ToolCall(c) => tool_calls.push(encode_call(c, &pat, ctx)),
             Part::Refusal(t)
@@ -1428,7 +1420,7 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
                         reasoning_content = view.text.map(str::to_owned);
                     }
                     Some(_) => ctx.loss(
-                        pat,
+                        pat.clone(),
                         LossKind::Dropped,
                         "openai-chat requests have no field for reasoning",
                     ),
@@ -1456,7 +1448,11 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
             let pat = format!("{at}/content/{j}");
             drop_cache(ctx, p.meta(), &pat);
             let sig = format!("{pat}/signature");
-            let _ = ctx.own(p.meta().signature.as_ref(), &sig, "a reasoning signature");
+            let _ = ctx.own(
+                p.meta().signature.as_ref(),
+                format_args!("{sig}"),
+                "a reasoning signature",
+            );
             let _ = ctx.vendor_fields(&p.meta().vendor, &pat);
             if let Part::Text(t) = p {
                 text.push(t.text);
@@ -1501,17 +1497,8 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
             Some(TextOrParts::Parts(parts))
         }
     };
-    let mut extra = Extra::from(Map::new());
-    if v.format == Some(F) {
-        extra = ctx.extra(
-            &Vendor {
-                fields: Map::new(),
-                ..v.clone()
-            },
-            w::AssistantMessage::FIELDS,
-            at,
-        );
-    }
+    let mut extra = Extra::new();
+    ctx.mark_nulls(&mut extra, &v, w::AssistantMessage::FIELDS);
     let mut rest = Map::new();
     for (k, val) in std::mem::take(&mut fields) {
         if ["function_call", "audio", "name", "role", "annotations"].contains(&k.as_str()) {
@@ -1538,11 +1525,12 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     drop_cache(ctx, &c.meta, at);
     let _ = ctx.own(
         c.meta.signature.as_ref(),
-        &format!("{at}/signature"),
+        format_args!("{at}/signature"),
         "a reasoning signature",
     );
-    let v = &c.meta.vendor;
-    let mut fields = ctx.vendor_fields(v, at);
+    let mut vendor = c.meta.vendor;
+    let mut fields = ctx.take_vendor_fields(&mut vendor, at);
+    let v = &vendor;
     let args_json = v.flag(F, "args_json");
     let arguments = match c.arguments {
         Arguments::Text(t) => wire_types::Arguments::Text(t),

@@ -187,7 +187,7 @@ fn meta_losses(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
     drop_cache(ctx, meta, at);
     let _ = ctx.own(
         meta.signature.as_ref(),
-        &format!("{at}/signature"),
+        format_args!("{at}/signature"),
         "a reasoning signature",
     );
 }
@@ -1723,13 +1723,13 @@ fn encode_reasoning(
     if r.source == Some(F) {
         let _ = ctx.own(
             r.signature.as_ref(),
-            &format!("{at}/signature"),
+            format_args!("{at}/signature"),
             "a reasoning signature",
         );
         let encrypted = ctx
             .own(
                 r.encrypted.as_ref(),
-                &format!("{at}/encrypted"),
+                format_args!("{at}/encrypted"),
                 "encrypted reasoning",
             )
             .map(str::to_owned);

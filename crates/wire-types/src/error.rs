@@ -199,6 +199,13 @@ pub fn to_string<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
+/// Writes a value as JSON text held by a [`serde_json::value::RawValue`] (for a value
+/// that is handed on as text, not inspected).
+pub fn to_raw<T: serde::Serialize>(value: &T) -> Box<serde_json::value::RawValue> {
+    // As in `to_string`: cannot fail for these types.
+    serde_json::value::to_raw_value(value).unwrap_or_default()
+}
+
 /// Writes a value as a `serde_json::Value`.
 pub fn to_value<T: serde::Serialize>(value: &T) -> serde_json::Value {
     serde_json::to_value(value).unwrap_or(serde_json::Value::Null)

@@ -67,7 +67,7 @@ pub mod openai_responses;
 pub use common::{Arguments, TextOrParts};
 pub use detect::{Detected, detect};
 pub use error::{
-    Category, Error, from_slice, from_str, from_value, push_token, to_string, to_value,
+    Category, Error, from_slice, from_str, from_value, push_token, to_raw, to_string, to_value,
 };
 pub use extra::Extra;
 pub use format::{Format, Kind, UnknownFormat};

@@ -60,7 +60,10 @@ fn every_response_fixture_steps() {
                 .unwrap();
         }
         let mut report = String::new();
-        match registry.step(format, &body).unwrap() {
+        let step = registry.step(format, &body).unwrap();
+        // The items are JSON text; read as values they pretty-print for the snapshot.
+        let values = step.append_values();
+        match step {
             Step::Final { text, .. } => {
                 writeln!(
                     report,
@@ -75,6 +78,7 @@ fn every_response_fixture_steps() {
                 append,
                 losses,
             } => {
+                assert_eq!(append.len(), values.len(), "every item reads back");
                 writeln!(
                     report,
                     "calls: {}",
@@ -98,7 +102,7 @@ fn every_response_fixture_steps() {
                 writeln!(
                     report,
                     "append:\n{}",
-                    serde_json::to_string_pretty(&append).unwrap()
+                    serde_json::to_string_pretty(&values).unwrap()
                 )
                 .unwrap();
             }
@@ -119,10 +123,9 @@ fn an_unknown_tool_in_a_response_gets_a_failed_result_listing_the_tools() {
     let body =
         std::fs::read_to_string("../../fixtures/openai-chat/response/tool-call-strict.gpt-4o.json")
             .unwrap();
-    let Step::Continue {
-        results, append, ..
-    } = registry.step(Format::OpenaiChat, &body).unwrap()
-    else {
+    let step = registry.step(Format::OpenaiChat, &body).unwrap();
+    let append = step.append_values();
+    let Step::Continue { results, .. } = step else {
         panic!("expected calls")
     };
     assert!(results[0].is_error);
