@@ -75,14 +75,14 @@ use crate::model::{
     Reasoning, ReasoningConfig, Role, Settings, Signed, Source, StopKind, StopReason, Text, Tool,
     ToolCall, ToolChoice, ToolDef, ToolResult, Usage, Vendor,
 };
-use crate::util::{drop_cache, effort_to_budget, opaque, opaque_elsewhere, parse_data_url};
+use crate::util::{self, drop_cache, effort_to_budget, opaque, opaque_elsewhere, parse_data_url};
 use crate::{Ctx, Error, LossKind, schema};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use wire_types::anthropic as w;
-use wire_types::{Extra, Format, TextOrParts};
+use wire_types::{Extra, Format, MaybeRaw, TextOrParts};
 
 const F: Format = Format::Anthropic;
 
@@ -757,7 +757,7 @@ fn decode_block(b: w::ContentBlock, place: Place, ctx: &Ctx<'_>) -> Part {
                 id: u.id,
                 synthetic_id: false,
                 name: u.name,
-                arguments: Arguments::Value(Value::Object(u.input)),
+                arguments: util::args_of(u.input),
                 meta,
             })
         }
@@ -2167,7 +2167,10 @@ fn encode_call(c: ToolCall, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w::Co
     // Calls to a tool with a non-object schema were wrapped before encoding
     // (`passes::wrap_non_object_calls`); `known.wrapped` only guards against wrapping twice.
     let _ = &known.wrapped;
-    let input = input_object(c.arguments, false, at, ctx);
+    let input = match util::raw_object(c.arguments) {
+        Ok(raw) => MaybeRaw::Raw(raw),
+        Err(args) => MaybeRaw::Parsed(input_object(args, false, at, ctx)),
+    };
     w::ContentBlock::ToolUse(w::ToolUseBlock {
         id: c.id,
         name: c.name,

@@ -102,13 +102,13 @@ use crate::model::{
     Reasoning, ReasoningConfig, Role, Settings, Signed, Source, StopKind, StopReason, Text, Tool,
     ToolCall, ToolChoice, ToolDef, ToolResult, Usage, Vendor,
 };
-use crate::util::{effort_to_budget, opaque, opaque_elsewhere, parse_data_url};
+use crate::util::{self, effort_to_budget, opaque, opaque_elsewhere, parse_data_url};
 use crate::{Ctx, Error, LossKind, schema};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use wire_types::bedrock as w;
-use wire_types::{Extra, Format};
+use wire_types::{Extra, Format, MaybeRaw};
 
 const F: Format = Format::Bedrock;
 
@@ -785,7 +785,7 @@ fn decode_blocks(
                     id: u.tool_use_id,
                     synthetic_id: false,
                     name: u.name,
-                    arguments: Arguments::Value(u.input),
+                    arguments: util::args_of(u.input),
                     meta: meta_of(&u.extra),
                 })
             }
@@ -2116,9 +2116,21 @@ fn encode_reasoning(r: Reasoning, pat: &str, out: &mut Vec<w::ContentBlock>, ctx
 }
 
 fn encode_call(c: ToolCall, pat: &str, ctx: &mut Ctx<'_>) -> w::ToolUseBlock {
+    let arguments = match util::raw_object(c.arguments) {
+        Ok(raw) => {
+            return w::ToolUseBlock {
+                tool_use_id: c.id,
+                name: c.name,
+                input: MaybeRaw::Raw(raw),
+                kind: None,
+                extra: ctx.extra(&c.meta.vendor, w::ToolUseBlock::FIELDS, pat),
+            };
+        }
+        Err(arguments) => arguments,
+    };
     let at = format!("{pat}/arguments");
-    let empty = matches!(&c.arguments, Arguments::Text(t) if t.trim().is_empty());
-    let value = match c.arguments {
+    let empty = matches!(&arguments, Arguments::Text(t) if t.trim().is_empty());
+    let value = match arguments {
         Arguments::Value(v) => Ok(v),
         Arguments::Text(t) if t.trim().is_empty() => Ok(Value::Null),
         Arguments::Text(t) => serde_json::from_str::<Value>(&t).map_err(|_| t),
@@ -2156,7 +2168,7 @@ fn encode_call(c: ToolCall, pat: &str, ctx: &mut Ctx<'_>) -> w::ToolUseBlock {
     w::ToolUseBlock {
         tool_use_id: c.id,
         name: c.name,
-        input,
+        input: MaybeRaw::Parsed(input),
         kind: None,
         extra: ctx.extra(&c.meta.vendor, w::ToolUseBlock::FIELDS, pat),
     }

@@ -88,14 +88,14 @@ use crate::model::{
     ToolCall, ToolChoice, ToolDef, ToolResult, Usage, Vendor,
 };
 use crate::openai_chat::synthetic_id;
-use crate::util::{drop_cache, opaque_elsewhere, parse_data_url};
+use crate::util::{self, drop_cache, opaque_elsewhere, parse_data_url};
 use crate::{Ctx, Error, GeminiSchema, LossKind, schema};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Number, Value, json};
 use std::collections::{HashMap, HashSet};
-use wire_types::Format;
 use wire_types::gemini as w;
+use wire_types::{Format, MaybeRaw};
 
 const F: Format = Format::Gemini;
 
@@ -548,7 +548,7 @@ fn decode_call(mut p: w::Part, neutral: &str, c: usize) -> (Part, Pending) {
     let args = fc.args.take();
     keep_rest(&mut meta.vendor, "functionCall", rest(&fc, &[]));
     let arguments = match args {
-        Some(m) => Arguments::Value(Value::Object(m)),
+        Some(m) => util::args_of(m),
         None => {
             meta.vendor.set_hint(F, "no_args", true);
             Arguments::Value(Value::Object(Map::new()))
@@ -1714,7 +1714,13 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::Part {
     let mut fc: w::FunctionCall = rebuild(nested, &[]);
     fc.id = (!c.synthetic_id).then_some(c.id);
     fc.name = Some(c.name);
-    fc.args = encode_args(c.arguments, c.meta.vendor.flag(F, "no_args"), at, ctx);
+    let no_args = c.meta.vendor.flag(F, "no_args");
+    fc.args = match util::raw_object(c.arguments) {
+        // `{}` from a call that had no `args` leaves them out again.
+        Ok(raw) if no_args && raw.get() == "{}" => None,
+        Ok(raw) => Some(MaybeRaw::Raw(raw)),
+        Err(args) => encode_args(args, no_args, at, ctx).map(MaybeRaw::Parsed),
+    };
     part.function_call = Some(fc);
     part.thought_signature = signature;
     part

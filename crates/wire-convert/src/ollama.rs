@@ -73,11 +73,11 @@ use crate::model::{
     ToolDef, ToolResult, Usage, Vendor,
 };
 use crate::openai_chat::synthetic_id;
-use crate::util::{drop_cache, opaque_elsewhere};
+use crate::util::{self, drop_cache, opaque_elsewhere};
 use crate::{Ctx, Error, LossKind, schema};
 use serde_json::{Map, Value};
 use wire_types::ollama as w;
-use wire_types::{Extra, Format};
+use wire_types::{Extra, Format, MaybeRaw};
 
 const F: Format = Format::Ollama;
 
@@ -491,7 +491,7 @@ fn decode_call(call: w::ToolCall, neutral: &str, c: usize) -> ToolCall {
         id,
         synthetic_id: synthetic,
         name: f.name,
-        arguments: Arguments::Value(Value::Object(f.arguments)),
+        arguments: util::args_of(f.arguments),
         meta: PartMeta {
             vendor: v,
             ..Default::default()
@@ -1324,7 +1324,10 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     let mut fields = ctx.vendor_fields(v, at);
     // Calls to a tool with a non-object schema were wrapped before encoding
     // (`passes::wrap_non_object_calls`).
-    let arguments = object_arguments(c.arguments, false, at, ctx);
+    let arguments = match util::raw_object(c.arguments) {
+        Ok(raw) => MaybeRaw::Raw(raw),
+        Err(args) => MaybeRaw::Parsed(object_arguments(args, false, at, ctx)),
+    };
     let kind = if v.flag(F, "type") {
         Some("function".to_owned())
     } else {

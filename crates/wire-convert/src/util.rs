@@ -1,9 +1,69 @@
 //! Small helpers every format module uses.
 
-use crate::model::{Opaque, Part, PartMeta, Text};
+use crate::model::{Arguments, Opaque, Part, PartMeta, Text};
 use crate::{Ctx, LossKind, OpaqueMode};
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use wire_types::MaybeRaw;
+
+/// Neutral arguments of a wire field that holds them as a JSON value (Anthropic and
+/// Bedrock `input`, Gemini `args`, Ollama `arguments`).
+pub(crate) fn args_of<T: Into<Value>>(args: MaybeRaw<T>) -> Arguments {
+    match args {
+        MaybeRaw::Parsed(v) => Arguments::Value(v.into()),
+        MaybeRaw::Raw(r) => Arguments::Text(String::from(Box::<str>::from(r))),
+    }
+}
+
+/// Arguments that are JSON text holding an object, as compact JSON text for a format
+/// that takes an object: checked, not built into a tree, so a long transcript's
+/// arguments cost a copy rather than a parse and a re-write. Anything else (a value,
+/// text that is not JSON or not an object) comes back as it was, for the caller's rules.
+pub(crate) fn raw_object(args: Arguments) -> Result<Box<RawValue>, Arguments> {
+    let Arguments::Text(text) = args else {
+        return Err(args);
+    };
+    // Checked first: compacting text that is not JSON could make it JSON (`1 2`).
+    let object = serde_json::from_str::<&RawValue>(&text).is_ok_and(|r| r.get().starts_with('{'));
+    if !object {
+        return Err(Arguments::Text(text));
+    }
+    match RawValue::from_string(compact(&text)) {
+        Ok(raw) => Ok(raw),
+        Err(_) => Err(Arguments::Text(text)),
+    }
+}
+
+/// Valid JSON `json` without the whitespace between its tokens (string contents
+/// untouched): the same value, written compactly. In valid JSON whitespace always sits
+/// next to punctuation or a string, so no two tokens run together.
+fn compact(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    // Runs between whitespace are copied whole; a whitespace byte is ASCII, so every
+    // cut is at a character boundary.
+    let mut start = 0;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &c) in json.as_bytes().iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == b'\\' {
+                escaped = true;
+            } else if c == b'"' {
+                in_string = false;
+            }
+        } else if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+            out.push_str(&json[start..i]);
+            start = i + 1;
+        } else if c == b'"' {
+            in_string = true;
+        }
+    }
+    out.push_str(&json[start..]);
+    out
+}
 
 /// Splits a `data:<media type>;base64,<data>` URL into its media type and base64 data.
 pub(crate) fn parse_data_url(url: &str) -> Option<(String, String)> {
@@ -214,6 +274,46 @@ pub(crate) fn drop_cache(ctx: &mut Ctx<'_>, meta: &PartMeta, at: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn object_text_goes_on_compacted_and_anything_else_comes_back() {
+        let raw = |t: &str| raw_object(Arguments::Text(t.into()));
+        // Whitespace between tokens goes; inside strings (escaped quotes too) it stays.
+        assert_eq!(
+            raw(" {\"city\": \"San Francisco\",\n \"q\": \"a \\\" b\", \"n\": [1, 2]} ")
+                .unwrap()
+                .get(),
+            r#"{"city":"San Francisco","q":"a \" b","n":[1,2]}"#
+        );
+        assert_eq!(raw("{}").unwrap().get(), "{}");
+        // Not JSON, even though compacting would make it so; not an object; empty.
+        for bad in [
+            r#"{"a": 1 2}"#,
+            r#"{"a": tr ue}"#,
+            "[1, 2]",
+            "\"x\"",
+            "",
+            "{",
+        ] {
+            assert_eq!(raw(bad).unwrap_err(), Arguments::Text(bad.into()), "{bad}");
+        }
+        // A value is left to the caller.
+        let value = Arguments::Value(serde_json::json!({"a": 1}));
+        assert_eq!(raw_object(value.clone()).unwrap_err(), value);
+    }
+
+    #[test]
+    fn wire_arguments_read_as_values_or_text() {
+        let parsed: MaybeRaw<Map<String, Value>> =
+            MaybeRaw::Parsed(serde_json::json!({"a": 1}).as_object().unwrap().clone());
+        assert_eq!(
+            args_of(parsed),
+            Arguments::Value(serde_json::json!({"a": 1}))
+        );
+        let text: MaybeRaw<Value> =
+            MaybeRaw::Raw(RawValue::from_string("{\"a\":1}".into()).unwrap());
+        assert!(matches!(args_of(text), Arguments::Text(t) if t == "{\"a\":1}"));
+    }
 
     #[test]
     fn rfc3339_reads_and_writes_unix_seconds() {

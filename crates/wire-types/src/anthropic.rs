@@ -15,12 +15,13 @@
 //!   blocks (`server_tool_use`, `web_search_tool_result`, `mcp_tool_use`, …) are kept whole
 //!   in [`ContentBlock::Other`].
 //! * `content`, `system` and `tool_result.content` are [`TextOrParts`]: a string or blocks.
-//! * Tool `input` is the JSON object the model wrote ([`Map`]), in its key order.
+//! * Tool `input` is the JSON object the model wrote ([`Map`]), in its key order; a
+//!   converter may set it to JSON text instead ([`MaybeRaw`]).
 //! * A tool definition is a [`Tool`]: a custom tool (which may carry no `type` at all) or an
 //!   Anthropic-defined, versioned tool kept whole.
 //! * Floating-point settings are [`Number`] so that `1` stays `1` and `1.0` stays `1.0`.
 
-use crate::common::TextOrParts;
+use crate::common::{MaybeRaw, TextOrParts};
 use crate::error::{Category, Error};
 use crate::macros::Key;
 use serde::de::{Deserializer, MapAccess, Visitor};
@@ -231,7 +232,7 @@ wire_struct! {
         /// Name of the tool.
         req name: String = "name",
         /// The arguments: a JSON object, in the key order the model wrote.
-        req input: Map<String, Value> = "input",
+        req input: MaybeRaw<Map<String, Value>> = "input",
         /// Who made the call: the model (`direct`) or code execution (programmatic tool
         /// calling).
         opt caller: Caller = "caller",

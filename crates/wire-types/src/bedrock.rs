@@ -20,10 +20,12 @@
 //! * Blobs (`bytes`, `redactedContent`) are base64 text, as raw JSON carries them (the
 //!   SDKs take raw bytes). There is no image or document URL: bytes or an S3 location.
 //! * `toolUse.input` and tool-result `json` are [`Value`]s (any JSON; the API requires an
-//!   object for `input`, which [`validate_request`] checks).
+//!   object for `input`, which [`validate_request`] checks; `input` may also be JSON text
+//!   a converter wrote, [`MaybeRaw`]).
 //! * The model id travels in the URL path; the SDK input form carries it as `modelId`,
 //!   read here when present.
 
+use crate::common::MaybeRaw;
 use crate::error::{Category, Error};
 use crate::macros::Key;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
@@ -473,7 +475,7 @@ wire_struct! {
         /// Tool name.
         req name: String = "name",
         /// The arguments: a JSON object (not JSON text).
-        req input: Value = "input",
+        req input: MaybeRaw<Value> = "input",
         /// `server_tool_use` for server-side tools.
         opt kind: ToolUseType = "type",
     }

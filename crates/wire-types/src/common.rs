@@ -108,3 +108,102 @@ impl<'de> Deserialize<'de> for Arguments {
         })
     }
 }
+
+/// Tool-call arguments that the wire carries as a JSON value (Anthropic and Bedrock
+/// `input`, Gemini `args`, Ollama `arguments`): parsed (`T`, what reading a body always
+/// gives), or JSON text written as it is (what a converter builds from arguments that
+/// arrived as text, OpenAI's `arguments` string, so they are checked but never built
+/// into a tree only to be written out again).
+///
+/// Equality is by meaning: text equals a parsed value when it parses to that value.
+///
+/// ```
+/// use serde_json::{Map, Value};
+/// use wire_types::MaybeRaw;
+///
+/// let raw: MaybeRaw<Map<String, Value>> =
+///     MaybeRaw::Raw(serde_json::from_str(r#"{"city":"Paris"}"#)?);
+/// assert_eq!(serde_json::to_string(&raw)?, r#"{"city":"Paris"}"#);
+/// let parsed: MaybeRaw<Map<String, Value>> = serde_json::from_str(r#"{"city":"Paris"}"#)?;
+/// assert_eq!(raw, parsed);
+/// assert_eq!(raw.into_parsed()?["city"], "Paris");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub enum MaybeRaw<T> {
+    /// A parsed value.
+    Parsed(T),
+    /// JSON text, written as is.
+    Raw(Box<serde_json::value::RawValue>),
+}
+
+impl<T: Default> Default for MaybeRaw<T> {
+    fn default() -> Self {
+        MaybeRaw::Parsed(T::default())
+    }
+}
+
+impl<T> From<T> for MaybeRaw<T> {
+    fn from(value: T) -> Self {
+        MaybeRaw::Parsed(value)
+    }
+}
+
+impl<T: de::DeserializeOwned> MaybeRaw<T> {
+    /// The parsed value, if this is one.
+    pub fn parsed(&self) -> Option<&T> {
+        match self {
+            MaybeRaw::Parsed(t) => Some(t),
+            MaybeRaw::Raw(_) => None,
+        }
+    }
+
+    /// The value, text parsed (an error when it does not parse as a `T`).
+    pub fn into_parsed(self) -> Result<T, serde_json::Error> {
+        match self {
+            MaybeRaw::Parsed(t) => Ok(t),
+            MaybeRaw::Raw(r) => serde_json::from_str(r.get()),
+        }
+    }
+}
+
+impl<T: Serialize> Serialize for MaybeRaw<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            MaybeRaw::Parsed(t) => t.serialize(serializer),
+            MaybeRaw::Raw(r) => r.serialize(serializer),
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for MaybeRaw<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        T::deserialize(deserializer).map(MaybeRaw::Parsed)
+    }
+}
+
+impl<T: PartialEq + de::DeserializeOwned> PartialEq for MaybeRaw<T> {
+    fn eq(&self, other: &Self) -> bool {
+        let parse = |r: &serde_json::value::RawValue| serde_json::from_str::<T>(r.get()).ok();
+        match (self, other) {
+            (MaybeRaw::Parsed(a), MaybeRaw::Parsed(b)) => a == b,
+            (MaybeRaw::Raw(a), MaybeRaw::Raw(b)) => {
+                a.get() == b.get() || matches!((parse(a), parse(b)), (Some(x), Some(y)) if x == y)
+            }
+            (MaybeRaw::Parsed(a), MaybeRaw::Raw(b)) | (MaybeRaw::Raw(b), MaybeRaw::Parsed(a)) => {
+                parse(b).is_some_and(|b| *a == b)
+            }
+        }
+    }
+}
+
+impl MaybeRaw<Value> {
+    /// Whether the value is a JSON object.
+    pub fn is_object(&self) -> bool {
+        match self {
+            MaybeRaw::Parsed(v) => v.is_object(),
+            // Raw JSON text starts at its first token.
+            MaybeRaw::Raw(r) => r.get().starts_with('{'),
+        }
+    }
+}

@@ -20,11 +20,13 @@
 //! * The model's turn is role `model`; function results go back in a `user` content. There
 //!   is no system role: the system prompt is [`Request::system_instruction`].
 //! * Function-call `args` and function-response `response` are JSON objects (proto
-//!   `Struct`), kept as [`Map`] in arrival order. Calls and results are matched by name
-//!   and position; `id` is optional.
+//!   `Struct`), kept as [`Map`] in arrival order (`args` may also be JSON text a
+//!   converter wrote, [`MaybeRaw`]). Calls and results are matched by name and position;
+//!   `id` is optional.
 //! * Bytes (`inlineData.data`, `thoughtSignature`) are base64 strings, kept as sent.
 //! * Floating-point settings are [`Number`] so that `1` stays `1` and `1.0` stays `1.0`.
 
+use crate::common::MaybeRaw;
 use crate::error::{Category, Error};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
@@ -197,7 +199,7 @@ wire_struct! {
         /// Name of the declared function.
         opt name: String = "name",
         /// The arguments object; absent for a function called without arguments.
-        opt args: Map<String, Value> = "args",
+        opt args: MaybeRaw<Map<String, Value>> = "args",
         /// Streamed argument fragments (Vertex AI, `streamFunctionCallArguments`).
         opt partial_args: Vec<PartialArg> = "partialArgs",
         /// Streamed calls: more fragments of this call follow.

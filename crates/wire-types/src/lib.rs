@@ -64,7 +64,7 @@ pub mod ollama;
 pub mod openai_chat;
 pub mod openai_responses;
 
-pub use common::{Arguments, TextOrParts};
+pub use common::{Arguments, MaybeRaw, TextOrParts};
 pub use detect::{Detected, detect};
 pub use error::{
     Category, Error, from_slice, from_str, from_value, push_token, to_raw, to_string, to_value,

@@ -14,9 +14,11 @@
 //!   is an open [`Role`], checked by [`validate_request`].
 //! * `content` is always a plain string; images are raw base64 strings in `images` (no
 //!   `data:` prefix, no URLs: Ollama never fetches an image).
-//! * Tool-call `arguments` are a JSON object (`Map`), in the order the model wrote them.
+//! * Tool-call `arguments` are a JSON object (`Map`), in the order the model wrote them
+//!   (or JSON text a converter wrote, [`MaybeRaw`]).
 //! * A streamed line and a non-streamed response have the same shape: [`Response`].
 
+use crate::common::MaybeRaw;
 use crate::error::{Category, Error};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
@@ -109,7 +111,7 @@ wire_struct! {
         /// Function name.
         req name: String = "name",
         /// The arguments: a JSON object (not JSON text), keys in the model's order.
-        req arguments: Map<String, Value> = "arguments",
+        req arguments: MaybeRaw<Map<String, Value>> = "arguments",
     }
 }
 

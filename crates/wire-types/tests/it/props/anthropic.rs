@@ -141,7 +141,7 @@ fn leaf_block() -> BoxedStrategy<ContentBlock> {
                 ContentBlock::ToolUse(ToolUseBlock {
                     id,
                     name,
-                    input,
+                    input: input.into(),
                     caller,
                     cache_control,
                     extra,

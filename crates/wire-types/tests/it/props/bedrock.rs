@@ -152,7 +152,7 @@ fn block() -> impl Strategy<Value = ContentBlock> {
                 |(tool_use_id, name, input, kind, extra)| ContentBlock::ToolUse(ToolUseBlock {
                     tool_use_id,
                     name,
-                    input,
+                    input: input.into(),
                     kind,
                     extra
                 })

@@ -61,7 +61,7 @@ fn function_call() -> impl Strategy<Value = FunctionCall> {
         3 => (maybe(ident()), ident(), maybe(object()), extra()).prop_map(|(id, name, args, extra)| FunctionCall {
             id,
             name: Some(name),
-            args,
+            args: args.map(Into::into),
             extra,
             ..Default::default()
         }),

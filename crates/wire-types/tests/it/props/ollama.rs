@@ -28,7 +28,7 @@ fn tool_call() -> impl Strategy<Value = ToolCall> {
             function: FunctionCall {
                 index,
                 name,
-                arguments,
+                arguments: arguments.into(),
                 extra: Extra::new(),
             },
             extra,

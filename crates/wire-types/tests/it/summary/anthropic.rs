@@ -83,7 +83,7 @@ fn block(b: &ContentBlock) -> String {
             "tool_use {} {} {}{}{}{}",
             u.id,
             u.name,
-            short(&serde_json::Value::Object(u.input.clone()).to_string(), 60),
+            short(&serde_json::to_string(&u.input).unwrap(), 60),
             u.caller
                 .as_ref()
                 .map(|c| format!(

@@ -71,7 +71,7 @@ fn block(b: &ContentBlock) -> String {
             "toolUse {} {} {}{}",
             u.tool_use_id,
             u.name,
-            short(&u.input.to_string(), 60),
+            short(&serde_json::to_string(&u.input).unwrap(), 60),
             extra(&u.extra)
         ),
         ContentBlock::ToolResult(r) => {
