@@ -75,7 +75,9 @@ use crate::model::{
     Reasoning, ReasoningConfig, Role, Settings, Signed, Source, StopKind, StopReason, Text, Tool,
     ToolCall, ToolChoice, ToolDef, ToolResult, Usage, Vendor,
 };
-use crate::util::{self, drop_cache, effort_to_budget, opaque, opaque_elsewhere, parse_data_url};
+use crate::util::{
+    self, drop_cache, effort_to_budget, opaque, opaque_elsewhere, parse_data_url, set_path,
+};
 use crate::{Ctx, Error, LossKind, schema};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -382,8 +384,10 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
     }
 
     let mut prev: Option<Turn> = None;
+    let mut at_buf = String::new();
     for (i, m) in messages.into_iter().enumerate() {
-        let at = format!("/messages/{i}");
+        set_path(&mut at_buf, format_args!("/messages/{i}"));
+        let at = at_buf.as_str();
         let first = out.messages.len();
         let w::Message {
             role,
@@ -391,13 +395,13 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
             extra,
         } = m;
         match role {
-            w::Role::User => decode_user(content, &at, &mut out.messages, ctx),
+            w::Role::User => decode_user(content, at, &mut out.messages, ctx),
             w::Role::Assistant => {
-                let msg = decode_turn(Role::Assistant, content, Place::Assistant, first, &at, ctx);
+                let msg = decode_turn(Role::Assistant, content, Place::Assistant, first, at, ctx);
                 out.messages.push(msg);
             }
             w::Role::System => {
-                let mut msg = decode_turn(Role::System, content, Place::System, first, &at, ctx);
+                let mut msg = decode_turn(Role::System, content, Place::System, first, at, ctx);
                 msg.vendor.set_hint(F, "inline", true);
                 out.messages.push(msg);
             }
@@ -1706,9 +1710,11 @@ fn encode_system(
     for (at, m) in top {
         parts_hint |= m.vendor.flag(F, "parts");
         let _ = ctx.vendor_fields(&m.vendor, &at);
+        let mut pat_buf = String::new();
         for (j, p) in m.content.into_iter().enumerate() {
-            let pat = format!("{at}/content/{j}");
-            encode_part(p, &pat, Place::System, &Known::default(), &mut blocks, ctx);
+            set_path(&mut pat_buf, format_args!("{at}/content/{j}"));
+            let pat = pat_buf.as_str();
+            encode_part(p, pat, Place::System, &Known::default(), &mut blocks, ctx);
         }
     }
     if string {

@@ -88,7 +88,7 @@ use crate::model::{
     ToolCall, ToolChoice, ToolDef, ToolResult, Usage, Vendor,
 };
 use crate::openai_chat::synthetic_id;
-use crate::util::{self, drop_cache, opaque_elsewhere, parse_data_url};
+use crate::util::{self, drop_cache, opaque_elsewhere, parse_data_url, set_path};
 use crate::{Ctx, Error, GeminiSchema, LossKind, schema};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -240,7 +240,7 @@ fn start(messages: &mut Vec<Message>, role: Role, at: &str, ctx: &mut Ctx<'_>) -
 }
 
 /// Appends a part to the last message, mapping it to `at`.
-fn push_part(messages: &mut [Message], part: Part, at: String, ctx: &mut Ctx<'_>) {
+fn push_part(messages: &mut [Message], part: Part, at: &str, ctx: &mut Ctx<'_>) {
     let n = messages.len().saturating_sub(1);
     if let Some(m) = messages.last_mut() {
         ctx.map(
@@ -266,8 +266,10 @@ pub fn decode_request(mut req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::R
             mv.set_hint(F, "system_role", r.as_str());
         }
         keep_rest(&mut mv, "", rest(&sys, &[]));
+        let mut pat_buf = String::new();
         for (j, p) in parts.into_iter().enumerate() {
-            let pat = format!("{at}/parts/{j}");
+            set_path(&mut pat_buf, format_args!("{at}/parts/{j}"));
+            let pat = pat_buf.as_str();
             if p.function_call.is_some() || p.function_response.is_some() {
                 return Err(Error::invalid(
                     pat,
@@ -325,8 +327,10 @@ fn decode_contents(
 ) -> Result<(), Error> {
     let mut pending: Vec<Pending> = Vec::new();
     let mut prev_model: Option<bool> = None;
+    let mut at_buf = String::new();
     for (i, mut c) in contents.into_iter().enumerate() {
-        let at = format!("/contents/{i}");
+        set_path(&mut at_buf, format_args!("/contents/{i}"));
+        let at = at_buf.as_str();
         let role = c.role.take();
         let is_model = match &role {
             Some(w::Role::Model) => true,
@@ -352,11 +356,13 @@ fn decode_contents(
             if prev_model != Some(true) {
                 pending.clear();
             }
-            let n = start(messages, Role::Assistant, &at, ctx);
+            let n = start(messages, Role::Assistant, at, ctx);
             let neutral = format!("/messages/{n}");
             let mut calls = 0;
+            let mut pat_buf = String::new();
             for (j, p) in parts.into_iter().enumerate() {
-                let pat = format!("{at}/parts/{j}");
+                set_path(&mut pat_buf, format_args!("{at}/parts/{j}"));
+                let pat = pat_buf.as_str();
                 if p.function_response.is_some() {
                     return Err(Error::invalid(
                         format!("{pat}/functionResponse"),
@@ -401,18 +407,20 @@ fn decode_contents(
             }
             let had_results = !results.is_empty();
             if had_results {
-                let n = start(messages, Role::Tool, &at, ctx);
+                let n = start(messages, Role::Tool, at, ctx);
                 if let Some(m) = messages.last_mut() {
                     m.vendor = std::mem::take(&mut cv);
                 }
+                let mut pat_buf = String::new();
                 for (k, (j, p)) in results.into_iter().enumerate() {
-                    let pat = format!("{at}/parts/{j}");
-                    let r = decode_result(p, &mut pending, n, k, &pat, ctx);
+                    set_path(&mut pat_buf, format_args!("{at}/parts/{j}"));
+                    let pat = pat_buf.as_str();
+                    let r = decode_result(p, &mut pending, n, k, pat, ctx);
                     push_part(messages, Part::ToolResult(r), pat, ctx);
                 }
             }
             if !others.is_empty() {
-                start(messages, Role::User, &at, ctx);
+                start(messages, Role::User, at, ctx);
                 if let Some(m) = messages.last_mut() {
                     if had_results {
                         m.vendor.set_hint(F, "same_content", true);
@@ -421,7 +429,7 @@ fn decode_contents(
                     }
                 }
                 for (j, p) in others {
-                    push_part(messages, decode_part(p), format!("{at}/parts/{j}"), ctx);
+                    push_part(messages, decode_part(p), &format!("{at}/parts/{j}"), ctx);
                 }
             }
         }

@@ -832,11 +832,14 @@ pub fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<Vec<w::Tool>>
         let at = format!("/tools/{k}");
         match t {
             Tool::Function(def) => out.push(encode_tool_def(def, &at, ctx)),
-            Tool::Opaque(o) if o.format == F => {
-                if let Ok(t) = serde_json::from_value::<w::Tool>(o.value) {
-                    out.push(t);
-                }
-            }
+            Tool::Opaque(o) if o.format == F => match serde_json::from_value::<w::Tool>(o.value) {
+                Ok(t) => out.push(t),
+                Err(e) => ctx.loss(
+                    at,
+                    LossKind::Dropped,
+                    format!("this {F} tool, kept whole, is no longer a valid tool: {e}"),
+                ),
+            },
             Tool::Opaque(o) => ctx.loss(
                 at,
                 LossKind::Dropped,

@@ -884,11 +884,14 @@ pub fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<Vec<w::Tool>>
         let at = format!("/tools/{k}");
         match t {
             Tool::Function(def) => out.push(encode_tool_def(def, &at, ctx)),
-            Tool::Opaque(o) if o.format == F => {
-                if let Ok(t) = serde_json::from_value::<w::Tool>(o.value) {
-                    out.push(t);
-                }
-            }
+            Tool::Opaque(o) if o.format == F => match serde_json::from_value::<w::Tool>(o.value) {
+                Ok(t) => out.push(t),
+                Err(e) => ctx.loss(
+                    at,
+                    LossKind::Dropped,
+                    format!("this {F} tool, kept whole, is no longer a valid tool: {e}"),
+                ),
+            },
             Tool::Opaque(o) => ctx.loss(
                 at,
                 LossKind::Dropped,
@@ -1047,25 +1050,27 @@ fn encode_result(
     );
     let as_parts = r.meta.vendor.flag(F, "parts");
     let mut parts: Vec<w::ContentPart> = Vec::new();
+    let mut pat_buf = String::new();
     for (k, p) in r.content.into_iter().enumerate() {
-        let pat = format!("{at}/content/{k}");
+        set_path(&mut pat_buf, format_args!("{at}/content/{k}"));
+        let pat = pat_buf.as_str();
         match p {
             Part::Text(t) => {
-                drop_cache(ctx, &t.meta, &pat);
+                drop_cache(ctx, &t.meta, pat);
                 parts.push(w::ContentPart::Text(w::TextPart {
                     text: t.text,
-                    extra: ctx.extra(&t.meta.vendor, w::TextPart::FIELDS, &pat),
+                    extra: ctx.extra(&t.meta.vendor, w::TextPart::FIELDS, pat),
                 }));
             }
             Part::Json(j) => {
-                let _ = ctx.vendor_fields(&j.meta.vendor, &pat);
+                let _ = ctx.vendor_fields(&j.meta.vendor, pat);
                 parts.push(w::ContentPart::Text(w::TextPart {
                     text: j.value.to_string(),
                     extra: Extra::new(),
                 }))
             }
             p @ (Part::Image(_) | Part::Document(_) | Part::Audio(_)) => {
-                if let Some(enc) = encode_part(p, &pat, ctx) {
+                if let Some(enc) = encode_part(p, pat, ctx) {
                     ctx.loss(
                         pat,
                         LossKind::Moved,
@@ -1074,13 +1079,16 @@ fn encode_result(
                     moved.push(enc);
                 }
             }
-            Part::Opaque(o) if o.format == F => {
-                if let Ok(p) = serde_json::from_value(o.value) {
-                    parts.push(p);
-                }
-            }
+            Part::Opaque(o) if o.format == F => match serde_json::from_value(o.value) {
+                Ok(p) => parts.push(p),
+                Err(e) => ctx.loss(
+                    pat,
+                    LossKind::Dropped,
+                    format!("this {F} part, kept whole, is no longer a valid content part: {e}"),
+                ),
+            },
             Part::Opaque(o) => {
-                if let Some(Part::Text(t)) = opaque_elsewhere(ctx, &o, &pat) {
+                if let Some(Part::Text(t)) = opaque_elsewhere(ctx, &o, pat) {
                     parts.push(w::ContentPart::Text(w::TextPart {
                         text: t.text,
                         extra: Extra::new(),
@@ -1167,8 +1175,10 @@ fn encode_content(
 ) -> Option<TextOrParts<w::ContentPart>> {
     let as_parts = v.flag(F, "parts");
     let mut out = Vec::with_capacity(parts.len());
+    let mut pat_buf = String::new();
     for (j, p) in parts.into_iter().enumerate() {
-        let pat = format!("{at}/content/{j}");
+        set_path(&mut pat_buf, format_args!("{at}/content/{j}"));
+        let pat = pat_buf.as_str();
         if assistant && matches!(p, Part::Image(_) | Part::Audio(_) | Part::Document(_)) {
             ctx.loss(
                 pat,
@@ -1177,7 +1187,7 @@ fn encode_content(
             );
             continue;
         }
-        if let Some(enc) = encode_part(p, &pat, ctx) {
+        if let Some(enc) = encode_part(p, pat, ctx) {
             out.push(enc);
         }
     }
@@ -1444,16 +1454,18 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
     {
         // Plain text (a foreign signature or cache marker on it is reported and dropped).
         let mut text: Vec<String> = Vec::new();
+        let mut pat_buf = String::new();
         for (p, j) in content_parts.into_iter().zip(&content_at) {
-            let pat = format!("{at}/content/{j}");
-            drop_cache(ctx, p.meta(), &pat);
+            set_path(&mut pat_buf, format_args!("{at}/content/{j}"));
+            let pat = pat_buf.as_str();
+            drop_cache(ctx, p.meta(), pat);
             let sig = format!("{pat}/signature");
             let _ = ctx.own(
                 p.meta().signature.as_ref(),
                 format_args!("{sig}"),
                 "a reasoning signature",
             );
-            let _ = ctx.vendor_fields(&p.meta().vendor, &pat);
+            let _ = ctx.vendor_fields(&p.meta().vendor, pat);
             if let Part::Text(t) = p {
                 text.push(t.text);
             }
@@ -1461,8 +1473,10 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
         Some(TextOrParts::Text(text.join("")))
     } else {
         let mut parts = Vec::new();
+        let mut pat_buf = String::new();
         for (p, j) in content_parts.into_iter().zip(content_at) {
-            let pat = format!("{at}/content/{j}");
+            set_path(&mut pat_buf, format_args!("{at}/content/{j}"));
+            let pat = pat_buf.as_str();
             if matches!(p, Part::Image(_) | Part::Audio(_) | Part::Document(_)) {
                 ctx.loss(
                     pat,
@@ -1471,7 +1485,7 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
                 );
                 continue;
             }
-            if let Some(enc) = encode_part(p, &pat, ctx) {
+            if let Some(enc) = encode_part(p, pat, ctx) {
                 parts.push(enc);
             }
         }

@@ -153,3 +153,55 @@ fn the_schemars_fixture_is_what_schemars_generates() {
         "rerun with TOOLWIRE_WRITE_FIXTURES=1 and review the diff"
     );
 }
+
+#[test]
+fn a_part_kept_whole_that_no_longer_reads_is_a_loss_not_a_silent_drop() {
+    use wire_convert::model::{Message, Opaque, Part, Role, Tool, ToolResult};
+    let opaque = |format| Opaque {
+        format,
+        value: serde_json::json!("not an object"),
+        meta: Default::default(),
+    };
+    for format in [
+        Format::OpenaiChat,
+        Format::Mistral,
+        Format::Ollama,
+        Format::Cohere,
+    ] {
+        let request = Request {
+            model: Some("m".into()),
+            messages: vec![Message::text(Role::User, "hi")],
+            tools: vec![Tool::Opaque(opaque(format))],
+            ..Default::default()
+        };
+        let out = encode_request(request, format, &Options::default()).unwrap();
+        assert!(
+            out.losses.iter().any(|l| l.path == "/tools/0"
+                && l.kind == wire_convert::LossKind::Dropped
+                && l.detail.contains("no longer a valid tool")),
+            "{format}: {:?}",
+            out.losses
+        );
+    }
+    let result = ToolResult {
+        call_id: "c1".into(),
+        name: Some("f".into()),
+        content: vec![Part::text("ok"), Part::Opaque(opaque(Format::OpenaiChat))],
+        is_error: false,
+        meta: Default::default(),
+    };
+    let request = Request {
+        model: Some("m".into()),
+        messages: vec![Message::new(Role::Tool, vec![Part::ToolResult(result)])],
+        ..Default::default()
+    };
+    let out = encode_request(request, Format::OpenaiChat, &Options::default()).unwrap();
+    assert!(
+        out.losses
+            .iter()
+            .any(|l| l.path == "/messages/0/content/0/content/1"
+                && l.detail.contains("no longer a valid content part")),
+        "{:?}",
+        out.losses
+    );
+}
