@@ -1,7 +1,8 @@
 //! `cargo bench -p tool-registry`: the agent step on a small real response (OpenAI Chat,
 //! two parallel tool calls; Anthropic, one call) — parse, dispatch to trivial handlers,
 //! write the follow-up — next to a plain `serde_json::Value` parse of the same body, in
-//! the same process. Prints the medians and the ratio (target: step / parse ≤ 2).
+//! the same process, in batches run back to back. Prints the medians and the median of
+//! the paired ratios (target: step / parse ≤ 2).
 
 use serde_json::json;
 use std::hint::black_box;
@@ -9,19 +10,42 @@ use std::time::Instant;
 use tool_registry::{ToolRegistry, ToolSpec};
 use wire_types::Format;
 
-fn median_us(runs: usize, mut f: impl FnMut()) -> f64 {
-    for _ in 0..runs / 10 {
-        f();
-    }
-    let mut times: Vec<f64> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
+/// Medians over `rounds` of a batch of `batch` runs of `a` and of `b` timed back to back
+/// (in alternating order), in µs per run, and the median of the per-round ratios: a
+/// ratio of runs made together holds up on a machine whose speed drifts.
+fn paired(
+    rounds: usize,
+    batch: usize,
+    mut a: impl FnMut(),
+    mut b: impl FnMut(),
+) -> (f64, f64, f64) {
+    let time = |f: &mut dyn FnMut()| {
+        let t = Instant::now();
+        for _ in 0..batch {
             f();
-            t.elapsed().as_secs_f64() * 1e6
-        })
-        .collect();
-    times.sort_by(|a, b| a.total_cmp(b));
-    times[runs / 2]
+        }
+        t.elapsed().as_secs_f64() * 1e6 / batch as f64
+    };
+    time(&mut a);
+    time(&mut b);
+    let (mut ta, mut tb, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds {
+        let (x, y) = if round % 2 == 0 {
+            let x = time(&mut a);
+            (x, time(&mut b))
+        } else {
+            let y = time(&mut b);
+            (time(&mut a), y)
+        };
+        ta.push(x);
+        tb.push(y);
+        ratio.push(x / y);
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(|p, q| p.total_cmp(q));
+        v[v.len() / 2]
+    };
+    (median(ta), median(tb), median(ratio))
 }
 
 fn main() {
@@ -47,23 +71,19 @@ fn main() {
             .unwrap();
     }
     for (format, body) in cases {
-        let mut step = Vec::new();
-        let mut parse = Vec::new();
-        for _ in 0..5 {
-            step.push(median_us(2000, || {
+        let (s, p, ratio) = paired(
+            41,
+            200,
+            || {
                 black_box(registry.step(format, black_box(body)).unwrap());
-            }));
-            parse.push(median_us(2000, || {
+            },
+            || {
                 black_box(serde_json::from_str::<serde_json::Value>(black_box(body)).unwrap());
-            }));
-        }
-        step.sort_by(|a, b| a.total_cmp(b));
-        parse.sort_by(|a, b| a.total_cmp(b));
-        let (s, p) = (step[2], parse[2]);
+            },
+        );
         println!(
-            "{format:<12} {} bytes: step {s:7.2} µs   serde_json parse {p:7.2} µs   ratio {:.2} (target <= 2)",
-            body.len(),
-            s / p
+            "{format:<12} {} bytes: step {s:7.2} µs   serde_json parse {p:7.2} µs   ratio {ratio:.2} (target <= 2)",
+            body.len()
         );
     }
 }

@@ -1,7 +1,8 @@
 //! `cargo bench -p wire-convert`: the ≥ 5 MB OpenAI Chat transcript of the wire-types
 //! bench converted to Anthropic and to Gemini (text in, text out), next to the
-//! `serde_json::Value` round trip of the same bytes, in the same process. Prints the
-//! medians and the ratios (target: conversion / Value ≤ 1.5).
+//! `serde_json::Value` round trip of the same bytes, in the same process, run in pairs
+//! back to back. Prints the medians and the median of the paired ratios (target:
+//! conversion / Value ≤ 1.5).
 
 #[path = "../../wire-types/benches/support/transcript.rs"]
 mod transcript;
@@ -12,30 +13,22 @@ use wire_convert::{Format, Options, convert_request};
 fn main() {
     let text = transcript::openai_chat_transcript(5 * 1024 * 1024);
     let options = Options::default();
-    let mut rows = Vec::new();
+    println!("openai-chat transcript: {:.1} MB", text.len() as f64 / 1e6);
     for target in [Format::Anthropic, Format::Gemini] {
-        let mut conv = Vec::new();
-        let mut value = Vec::new();
-        for _ in 0..5 {
-            conv.push(transcript::median_ms(3, || {
+        let (c, v, ratio) = transcript::paired(
+            21,
+            || {
                 let out = convert_request(black_box(&text), Format::OpenaiChat, target, &options)
                     .unwrap();
                 black_box(out.value.len());
-            }));
-            value.push(transcript::median_ms(3, || {
+            },
+            || {
                 let v: serde_json::Value = serde_json::from_str(black_box(&text)).unwrap();
                 black_box(serde_json::to_string(&v).unwrap());
-            }));
-        }
-        conv.sort_by(|a, b| a.total_cmp(b));
-        value.sort_by(|a, b| a.total_cmp(b));
-        rows.push((target, conv[2], value[2]));
-    }
-    println!("openai-chat transcript: {:.1} MB", text.len() as f64 / 1e6);
-    for (target, c, v) in rows {
+            },
+        );
         println!(
-            "openai-chat → {target:<10} {c:8.2} ms   Value round trip {v:8.2} ms   ratio {:.3} (target <= 1.5)",
-            c / v
+            "openai-chat → {target:<10} {c:8.2} ms   Value round trip {v:8.2} ms   ratio {ratio:.3} (target <= 1.5)"
         );
     }
 }

@@ -1567,7 +1567,7 @@ fn extra_from(
     if v.format == Some(F) {
         let marks = ctx.extra(
             &Vendor {
-                fields: Map::new(),
+                fields: Default::default(),
                 ..v.clone()
             },
             known,

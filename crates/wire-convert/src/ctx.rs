@@ -112,7 +112,7 @@ impl<'a> Ctx<'a> {
     /// dropped at `at` (a neutral pointer to the object that carried them).
     pub fn vendor_fields(&mut self, vendor: &Vendor, at: &str) -> Map<String, Value> {
         match vendor.format {
-            Some(f) if f == self.format => vendor.fields.clone(),
+            Some(f) if f == self.format => vendor.fields.to_map(),
             Some(f) => {
                 for key in vendor.fields.keys() {
                     let mut path = at.to_owned();
@@ -146,7 +146,7 @@ impl<'a> Ctx<'a> {
     /// copied (an encoder that owns the neutral value).
     pub fn take_vendor_fields(&mut self, vendor: &mut Vendor, at: &str) -> Map<String, Value> {
         if vendor.format == Some(self.format) {
-            std::mem::take(&mut vendor.fields)
+            vendor.fields.take()
         } else {
             self.vendor_fields(vendor, at)
         }

@@ -486,7 +486,7 @@ fn decode_part(mut p: w::Part) -> Part {
             ..Default::default()
         };
         keep_rest(&mut meta.vendor, "", rest(&p, &[]));
-        return media_from_blob(blob, meta);
+        return media_from_blob(*blob, meta);
     }
     if let Some(fd) = p.file_data.take() {
         let mut meta = PartMeta {
@@ -494,7 +494,7 @@ fn decode_part(mut p: w::Part) -> Part {
             ..Default::default()
         };
         keep_rest(&mut meta.vendor, "", rest(&p, &[]));
-        return media_from_file(fd, meta);
+        return media_from_file(*fd, meta);
     }
     Part::Opaque(Opaque {
         format: F,
@@ -1659,8 +1659,8 @@ fn encode_media(m: Media, kind: &str, at: &str, ctx: &mut Ctx<'_>) -> Option<w::
     };
     let (mut part, nested) = part_base(&m.meta, nested_key, at, ctx);
     match media_data(m, kind, nested, at, ctx)? {
-        MediaData::Inline(b) => part.inline_data = Some(b),
-        MediaData::File(f) => part.file_data = Some(f),
+        MediaData::Inline(b) => part.inline_data = Some(Box::new(b)),
+        MediaData::File(f) => part.file_data = Some(Box::new(f)),
         MediaData::Text(t) => part.text = Some(t),
     }
     part.thought_signature = signature;
@@ -1729,7 +1729,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::Part {
         Ok(raw) => Some(MaybeRaw::Raw(raw)),
         Err(args) => encode_args(args, no_args, at, ctx).map(MaybeRaw::Parsed),
     };
-    part.function_call = Some(fc);
+    part.function_call = Some(Box::new(fc));
     part.thought_signature = signature;
     part
 }
@@ -1813,7 +1813,7 @@ fn encode_result(r: ToolResult, at: &str, calls: &Calls, ctx: &mut Ctx<'_>) -> w
     if !media.is_empty() {
         fr.parts = Some(media);
     }
-    part.function_response = Some(fr);
+    part.function_response = Some(Box::new(fr));
     part.thought_signature = signature;
     part
 }

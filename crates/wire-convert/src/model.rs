@@ -41,11 +41,145 @@ pub struct Vendor {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<Format>,
     /// Source fields with no neutral equivalent, by their source name.
-    #[serde(default, skip_serializing_if = "Map::is_empty")]
-    pub fields: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "VendorMap::is_empty")]
+    pub fields: VendorMap,
     /// How the source spelled what the neutral model normalizes.
-    #[serde(default, skip_serializing_if = "Map::is_empty")]
-    pub hints: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "VendorMap::is_empty")]
+    pub hints: VendorMap,
+}
+
+/// The map of a [`Vendor`] record: a JSON object that takes no room until something is
+/// put in it (most parts have no vendor fields, and a part is moved several times in a
+/// conversion). It reads and writes as a [`Map`] (it dereferences to one).
+///
+/// Equality is of the maps (an emptied map equals one never filled).
+#[derive(Debug, Clone, Default)]
+pub struct VendorMap(Option<Box<Map<String, Value>>>);
+
+impl PartialEq for VendorMap {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl VendorMap {
+    /// Whether there is nothing in it.
+    pub fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(|m| m.is_empty())
+    }
+
+    /// Takes the map out, leaving it empty.
+    pub fn take(&mut self) -> Map<String, Value> {
+        self.0.take().map(|m| *m).unwrap_or_default()
+    }
+
+    /// The map, by value.
+    pub fn into_map(self) -> Map<String, Value> {
+        self.0.map(|m| *m).unwrap_or_default()
+    }
+
+    /// A copy of the map.
+    pub fn to_map(&self) -> Map<String, Value> {
+        self.0.as_deref().cloned().unwrap_or_default()
+    }
+
+    /// Inserts `key` (see [`Map::insert`]).
+    pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
+        self.0.get_or_insert_default().insert(key, value)
+    }
+
+    /// Removes `key`, keeping the order of the rest (see [`Map::shift_remove`]); an empty
+    /// map stays unallocated.
+    pub fn shift_remove(&mut self, key: &str) -> Option<Value> {
+        self.0.as_mut()?.shift_remove(key)
+    }
+
+    /// Keeps the entries `keep` accepts (see [`Map::retain`]).
+    pub fn retain(&mut self, keep: impl FnMut(&String, &mut Value) -> bool) {
+        if let Some(m) = self.0.as_mut() {
+            m.retain(keep);
+        }
+    }
+
+    /// Removes `key` (see [`Map::remove`]); an empty map stays unallocated.
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        self.0.as_mut()?.remove(key)
+    }
+}
+
+static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+
+impl std::ops::Deref for VendorMap {
+    type Target = Map<String, Value>;
+
+    fn deref(&self) -> &Map<String, Value> {
+        match &self.0 {
+            Some(m) => m,
+            None => EMPTY.get_or_init(Map::new),
+        }
+    }
+}
+
+impl std::ops::DerefMut for VendorMap {
+    fn deref_mut(&mut self) -> &mut Map<String, Value> {
+        self.0.get_or_insert_default()
+    }
+}
+
+impl Extend<(String, Value)> for VendorMap {
+    /// Allocates only when there is something to add.
+    fn extend<I: IntoIterator<Item = (String, Value)>>(&mut self, entries: I) {
+        let mut entries = entries.into_iter().peekable();
+        if entries.peek().is_some() {
+            self.0.get_or_insert_default().extend(entries);
+        }
+    }
+}
+
+impl From<Map<String, Value>> for VendorMap {
+    fn from(map: Map<String, Value>) -> Self {
+        if map.is_empty() {
+            VendorMap(None)
+        } else {
+            VendorMap(Some(Box::new(map)))
+        }
+    }
+}
+
+impl From<VendorMap> for Map<String, Value> {
+    fn from(map: VendorMap) -> Self {
+        map.into_map()
+    }
+}
+
+impl IntoIterator for VendorMap {
+    type Item = (String, Value);
+    type IntoIter = serde_json::map::IntoIter;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_map().into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a VendorMap {
+    type Item = (&'a String, &'a Value);
+    type IntoIter = serde_json::map::Iter<'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        (**self).iter()
+    }
+}
+
+impl Serialize for VendorMap {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for VendorMap {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Map::deserialize(deserializer).map(VendorMap::from)
+    }
 }
 
 impl Vendor {
@@ -58,14 +192,14 @@ impl Vendor {
     pub fn new(format: Format, fields: Map<String, Value>) -> Self {
         Vendor {
             format: Some(format),
-            fields,
-            hints: Map::new(),
+            fields: fields.into(),
+            hints: VendorMap::default(),
         }
     }
 
     /// The fields, if they belong to `format`.
     pub fn fields_for(&self, format: Format) -> Option<&Map<String, Value>> {
-        (self.format == Some(format)).then_some(&self.fields)
+        (self.format == Some(format)).then_some(&*self.fields)
     }
 
     /// A hint, if the record belongs to `format`.

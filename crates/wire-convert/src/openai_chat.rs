@@ -1622,7 +1622,7 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
         for n in ctx
             .extra(
                 &Vendor {
-                    fields: Map::new(),
+                    fields: Default::default(),
                     ..v.clone()
                 },
                 w::Response::FIELDS,

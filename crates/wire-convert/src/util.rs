@@ -3,8 +3,8 @@
 use crate::model::{Arguments, Opaque, Part, PartMeta, Text};
 use crate::{Ctx, LossKind, OpaqueMode};
 use serde::Serialize;
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
 use wire_types::MaybeRaw;
 
 /// Neutral arguments of a wire field that holds them as a JSON value (Anthropic and
@@ -180,9 +180,13 @@ pub(crate) fn data_url(media_type: Option<&str>, data: &str) -> String {
 
 /// Puts the JSON of `value` into `fields` under `key` (for wire fields that have no
 /// neutral equivalent).
-pub(crate) fn keep<T: Serialize>(fields: &mut Map<String, Value>, key: &str, value: &Option<T>) {
+pub(crate) fn keep<T: Serialize>(
+    fields: &mut impl Extend<(String, Value)>,
+    key: &str,
+    value: &Option<T>,
+) {
     if let Some(v) = value {
-        fields.insert(key.to_owned(), wire_types::to_value(v));
+        fields.extend([(key.to_owned(), wire_types::to_value(v))]);
     }
 }
 
@@ -274,6 +278,7 @@ pub(crate) fn drop_cache(ctx: &mut Ctx<'_>, meta: &PartMeta, at: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Map;
 
     #[test]
     fn object_text_goes_on_compacted_and_anything_else_comes_back() {

@@ -1,7 +1,7 @@
 //! `cargo bench -p wire-types`: typed read + write of a ≥ 5 MB OpenAI Chat transcript
 //! with many tool calls, next to the same bytes through `serde_json::Value`, in the same
-//! process, alternating so both see the same machine state. Prints both medians and the
-//! ratio (target: typed / Value ≤ 1.0).
+//! process, in pairs run back to back so both see the same machine state. Prints both
+//! medians and the median of the paired ratios (target: typed / Value ≤ 1.0).
 
 #[path = "support/transcript.rs"]
 mod transcript;
@@ -11,26 +11,19 @@ use wire_types::openai_chat::Request;
 
 fn main() {
     let text = transcript::openai_chat_transcript(5 * 1024 * 1024);
-    let mut typed = Vec::new();
-    let mut value = Vec::new();
-    for _ in 0..5 {
-        typed.push(transcript::median_ms(3, || {
+    let (t, v, ratio) = transcript::paired(
+        21,
+        || {
             let r: Request = wire_types::from_str(black_box(&text)).unwrap();
             black_box(wire_types::to_string(&r));
-        }));
-        value.push(transcript::median_ms(3, || {
+        },
+        || {
             let v: serde_json::Value = serde_json::from_str(black_box(&text)).unwrap();
             black_box(serde_json::to_string(&v).unwrap());
-        }));
-    }
-    typed.sort_by(|a, b| a.total_cmp(b));
-    value.sort_by(|a, b| a.total_cmp(b));
-    let (t, v) = (typed[2], value[2]);
+        },
+    );
     println!("openai-chat transcript: {:.1} MB", text.len() as f64 / 1e6);
     println!("typed read+write (wire-types):   {t:8.2} ms");
     println!("serde_json::Value read+write:     {v:8.2} ms");
-    println!(
-        "ratio typed / Value:              {:8.3} (target <= 1.0)",
-        t / v
-    );
+    println!("ratio typed / Value:              {ratio:8.3} (target <= 1.0)");
 }

@@ -86,22 +86,26 @@ wire_struct! {
     ///
     /// Streamed responses may carry a part whose `text` is empty and which only holds a
     /// `thoughtSignature`: it is kept like any other.
+    ///
+    /// The larger members of the `oneof` are boxed: a part holds one of them, and a part
+    /// that held them all inline would be over a kilobyte, moved and freed whole however
+    /// little it carries.
     #[derive(Default)]
     pub struct Part {
         /// Text; with `thought: true`, a thought summary.
         opt text: String = "text",
         /// Inline bytes: an image, PDF, audio or video, base64.
-        opt inline_data: Blob = "inlineData",
+        opt inline_data: Box<Blob> = "inlineData",
         /// A file by URI (Files API, Cloud Storage, YouTube).
-        opt file_data: FileData = "fileData",
+        opt file_data: Box<FileData> = "fileData",
         /// A function call the model made.
-        opt function_call: FunctionCall = "functionCall",
+        opt function_call: Box<FunctionCall> = "functionCall",
         /// The result of a function call, sent back in a `user` content.
-        opt function_response: FunctionResponse = "functionResponse",
+        opt function_response: Box<FunctionResponse> = "functionResponse",
         /// Code the model wrote for the code-execution tool.
-        opt executable_code: ExecutableCode = "executableCode",
+        opt executable_code: Box<ExecutableCode> = "executableCode",
         /// The result of running [`Part::executable_code`].
-        opt code_execution_result: CodeExecutionResult = "codeExecutionResult",
+        opt code_execution_result: Box<CodeExecutionResult> = "codeExecutionResult",
         /// A server-side built-in tool call (`{"id","toolType","args"}`), to echo back.
         opt tool_call: Value = "toolCall",
         /// The result of a server-side tool call (`{"id","toolType","response"}`).
@@ -115,7 +119,7 @@ wire_struct! {
         /// Per-part media resolution (`{"level": "MEDIA_RESOLUTION_HIGH"}`).
         opt media_resolution: Value = "mediaResolution",
         /// Free-form metadata a client attaches to the part.
-        opt part_metadata: Map<String, Value> = "partMetadata",
+        opt part_metadata: Box<Map<String, Value>> = "partMetadata",
     }
 }
 

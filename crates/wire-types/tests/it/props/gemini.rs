@@ -121,28 +121,28 @@ fn part() -> impl Strategy<Value = Part> {
             ..Default::default()
         }),
         blob().prop_map(|b| Part {
-            inline_data: Some(b),
+            inline_data: Some(Box::new(b)),
             ..Default::default()
         }),
         file_data().prop_map(|f| Part {
-            file_data: Some(f),
+            file_data: Some(Box::new(f)),
             ..Default::default()
         }),
         function_call().prop_map(|c| Part {
-            function_call: Some(c),
+            function_call: Some(Box::new(c)),
             ..Default::default()
         }),
         function_response().prop_map(|r| Part {
-            function_response: Some(r),
+            function_response: Some(Box::new(r)),
             ..Default::default()
         }),
         (maybe(ident()), text()).prop_map(|(id, code)| Part {
-            executable_code: Some(ExecutableCode {
+            executable_code: Some(Box::new(ExecutableCode {
                 id,
                 language: Language::Python,
                 code,
                 extra: Extra::new()
-            }),
+            })),
             ..Default::default()
         }),
         (
@@ -154,12 +154,12 @@ fn part() -> impl Strategy<Value = Part> {
             maybe(text())
         )
             .prop_map(|(outcome, output)| Part {
-                code_execution_result: Some(CodeExecutionResult {
+                code_execution_result: Some(Box::new(CodeExecutionResult {
                     id: None,
                     outcome,
                     output,
                     extra: Extra::new()
-                }),
+                })),
                 ..Default::default()
             }),
         object().prop_map(|m| Part {
