@@ -6,47 +6,11 @@
 
 use serde_json::json;
 use std::hint::black_box;
-use std::time::Instant;
 use tool_registry::{ToolRegistry, ToolSpec};
 use wire_types::Format;
 
-/// Medians over `rounds` of a batch of `batch` runs of `a` and of `b` timed back to back
-/// (in alternating order), in µs per run, and the median of the per-round ratios: a
-/// ratio of runs made together holds up on a machine whose speed drifts.
-fn paired(
-    rounds: usize,
-    batch: usize,
-    mut a: impl FnMut(),
-    mut b: impl FnMut(),
-) -> (f64, f64, f64) {
-    let time = |f: &mut dyn FnMut()| {
-        let t = Instant::now();
-        for _ in 0..batch {
-            f();
-        }
-        t.elapsed().as_secs_f64() * 1e6 / batch as f64
-    };
-    time(&mut a);
-    time(&mut b);
-    let (mut ta, mut tb, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
-    for round in 0..rounds {
-        let (x, y) = if round % 2 == 0 {
-            let x = time(&mut a);
-            (x, time(&mut b))
-        } else {
-            let y = time(&mut b);
-            (time(&mut a), y)
-        };
-        ta.push(x);
-        tb.push(y);
-        ratio.push(x / y);
-    }
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(|p, q| p.total_cmp(q));
-        v[v.len() / 2]
-    };
-    (median(ta), median(tb), median(ratio))
-}
+#[path = "../../wire-types/benches/support/paired.rs"]
+mod paired;
 
 fn main() {
     let cases = [
@@ -71,7 +35,7 @@ fn main() {
             .unwrap();
     }
     for (format, body) in cases {
-        let (s, p, ratio) = paired(
+        let (s, p, ratio) = paired::paired(
             41,
             200,
             || {
@@ -81,6 +45,7 @@ fn main() {
                 black_box(serde_json::from_str::<serde_json::Value>(black_box(body)).unwrap());
             },
         );
+        let (s, p) = (s * 1e6, p * 1e6);
         println!(
             "{format:<12} {} bytes: step {s:7.2} µs   serde_json parse {p:7.2} µs   ratio {ratio:.2} (target <= 2)",
             body.len()

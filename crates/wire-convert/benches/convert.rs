@@ -4,6 +4,8 @@
 //! back to back. Prints the medians and the median of the paired ratios (target:
 //! conversion / Value ≤ 1.5).
 
+#[path = "../../wire-types/benches/support/paired.rs"]
+mod paired;
 #[path = "../../wire-types/benches/support/transcript.rs"]
 mod transcript;
 
@@ -15,8 +17,9 @@ fn main() {
     let options = Options::default();
     println!("openai-chat transcript: {:.1} MB", text.len() as f64 / 1e6);
     for target in [Format::Anthropic, Format::Gemini] {
-        let (c, v, ratio) = transcript::paired(
+        let (c, v, ratio) = paired::paired(
             21,
+            1,
             || {
                 let out = convert_request(black_box(&text), Format::OpenaiChat, target, &options)
                     .unwrap();
@@ -27,6 +30,7 @@ fn main() {
                 black_box(serde_json::to_string(&v).unwrap());
             },
         );
+        let (c, v) = (c * 1e3, v * 1e3);
         println!(
             "openai-chat → {target:<10} {c:8.2} ms   Value round trip {v:8.2} ms   ratio {ratio:.3} (target <= 1.5)"
         );

@@ -24,28 +24,33 @@ pub(crate) fn raw_object(args: Arguments) -> Result<Box<RawValue>, Arguments> {
     let Arguments::Text(text) = args else {
         return Err(args);
     };
-    // Checked first: compacting text that is not JSON could make it JSON (`1 2`).
-    let object = serde_json::from_str::<&RawValue>(&text).is_ok_and(|r| r.get().starts_with('{'));
-    if !object {
+    // One parse, of the compacted text: compacting never makes text that is not JSON
+    // into JSON, since whitespace that joins two tokens (`1 2`, `tr ue`) is refused.
+    let Some(compacted) = compact(&text) else {
         return Err(Arguments::Text(text));
-    }
-    match RawValue::from_string(compact(&text)) {
-        Ok(raw) => Ok(raw),
-        Err(_) => Err(Arguments::Text(text)),
+    };
+    match RawValue::from_string(compacted) {
+        Ok(raw) if raw.get().starts_with('{') => Ok(raw),
+        _ => Err(Arguments::Text(text)),
     }
 }
 
-/// Valid JSON `json` without the whitespace between its tokens (string contents
-/// untouched): the same value, written compactly. In valid JSON whitespace always sits
-/// next to punctuation or a string, so no two tokens run together.
-fn compact(json: &str) -> String {
+/// `json` without the whitespace between its tokens (string contents untouched); `None`
+/// when removing some whitespace would join two tokens into one (`1 2`, `tr ue`), which
+/// valid JSON never needs: there a token always meets punctuation or a string. So the
+/// result is valid JSON exactly when `json` is, and holds the same value.
+fn compact(json: &str) -> Option<String> {
     let mut out = String::with_capacity(json.len());
     // Runs between whitespace are copied whole; a whitespace byte is ASCII, so every
     // cut is at a character boundary.
     let mut start = 0;
     let mut in_string = false;
     let mut escaped = false;
-    for (i, &c) in json.as_bytes().iter().enumerate() {
+    // The last byte outside a string before the whitespace just skipped, if any was.
+    let mut before_gap: Option<u8> = None;
+    let bare = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'+');
+    let bytes = json.as_bytes();
+    for (i, &c) in bytes.iter().enumerate() {
         if in_string {
             if escaped {
                 escaped = false;
@@ -55,14 +60,20 @@ fn compact(json: &str) -> String {
                 in_string = false;
             }
         } else if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+            if start < i {
+                before_gap = Some(bytes[i - 1]);
+            }
             out.push_str(&json[start..i]);
             start = i + 1;
-        } else if c == b'"' {
-            in_string = true;
+        } else {
+            if before_gap.take().is_some_and(bare) && bare(c) && start == i {
+                return None;
+            }
+            in_string = c == b'"';
         }
     }
     out.push_str(&json[start..]);
-    out
+    Some(out)
 }
 
 /// Splits a `data:<media type>;base64,<data>` URL into its media type and base64 data.
@@ -295,6 +306,8 @@ mod tests {
         for bad in [
             r#"{"a": 1 2}"#,
             r#"{"a": tr ue}"#,
+            r#"{"a": - 1}"#,
+            r#"{"a": 1 .5}"#,
             "[1, 2]",
             "\"x\"",
             "",

@@ -75,36 +75,3 @@ pub(crate) fn openai_chat_transcript(min_bytes: usize) -> String {
     assert!(text.len() >= min_bytes);
     text
 }
-
-/// Medians of `rounds` paired runs of `a` and `b` (each round times one run of each,
-/// in alternating order), and the median of the per-round ratios a / b. A ratio of runs
-/// made back to back holds up on a machine whose speed drifts (a shared host), which a
-/// ratio of two separate medians does not.
-#[allow(dead_code)]
-pub(crate) fn paired(rounds: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (f64, f64, f64) {
-    let time = |f: &mut dyn FnMut()| {
-        let t = std::time::Instant::now();
-        f();
-        t.elapsed().as_secs_f64() * 1e3
-    };
-    a();
-    b();
-    let (mut ta, mut tb, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
-    for round in 0..rounds {
-        let (x, y) = if round % 2 == 0 {
-            let x = time(&mut a);
-            (x, time(&mut b))
-        } else {
-            let y = time(&mut b);
-            (time(&mut a), y)
-        };
-        ta.push(x);
-        tb.push(y);
-        ratio.push(x / y);
-    }
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(|p, q| p.total_cmp(q));
-        v[v.len() / 2]
-    };
-    (median(ta), median(tb), median(ratio))
-}
