@@ -8,6 +8,20 @@ fn main() {
     let opts = Options::default();
     for _ in 0..5 {
         let t = Instant::now();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let a = t.elapsed();
+        let o = serde_json::to_string(&v).unwrap();
+        let b = t.elapsed();
+        drop(v);
+        let c = t.elapsed();
+        println!(
+            "Value parse {:.1} write {:.1} drop {:.1}",
+            a.as_secs_f64() * 1e3,
+            (b - a).as_secs_f64() * 1e3,
+            (c - b).as_secs_f64() * 1e3
+        );
+        drop(o);
+        let t = Instant::now();
         let req: wire_types::openai_chat::Request = wire_types::from_str(&text).unwrap();
         let t1 = t.elapsed();
         let mut ctx = Ctx::new(Format::OpenaiChat, &opts);

@@ -170,7 +170,7 @@ fn part_checks(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
 }
 
 /// A `cache_control` as a neutral cache marker, or (anything unusual) as a vendor field.
-fn decode_cache(cc: Option<w::CacheControl>, cache: &mut Option<Cache>, vendor: &mut Vendor) {
+fn decode_cache(cc: Option<Box<w::CacheControl>>, cache: &mut Option<Cache>, vendor: &mut Vendor) {
     let Some(cc) = cc else { return };
     let plain = cc.kind == w::CacheType::Ephemeral
         && cc.extra.is_empty()
@@ -190,9 +190,9 @@ fn encode_cache(
     fields: &mut Map<String, Value>,
     at: &str,
     ctx: &mut Ctx<'_>,
-) -> Option<w::CacheControl> {
+) -> Option<Box<w::CacheControl>> {
     if let Some(cc) = take(fields, "cache_control") {
-        return Some(cc);
+        return Some(Box::new(cc));
     }
     let c = cache?;
     let ttl = c.ttl.and_then(|t| {
@@ -208,11 +208,11 @@ fn encode_cache(
             None
         }
     });
-    Some(w::CacheControl {
+    Some(Box::new(w::CacheControl {
         kind: w::CacheType::Ephemeral,
         ttl,
         extra: Extra::new(),
-    })
+    }))
 }
 
 /// Standard base64 (or URL-safe) to bytes; `None` on a character outside the alphabet.
@@ -1184,26 +1184,47 @@ struct Known {
 
 impl Known {
     fn of(tools: &[Tool], messages: &[Message]) -> Known {
-        let parts = || messages.iter().flat_map(|m| &m.content);
-        let calls: HashSet<&str> = parts()
-            .filter_map(|p| match p {
-                Part::ToolCall(c) => Some(c.id.as_str()),
-                _ => None,
-            })
-            .collect();
-        let orphans = parts()
-            .filter_map(|p| match p {
-                Part::ToolResult(r) if r.name.is_some() && !calls.contains(r.call_id.as_str()) => {
-                    Some(r.call_id.clone())
+        // A result's call is nearly always in the latest message with calls before it,
+        // which is searched first; every call id is hashed only when one is not there.
+        let mut latest: Option<&Message> = None;
+        let mut all: Option<HashSet<&str>> = None;
+        let mut orphans = HashSet::new();
+        for m in messages {
+            for p in &m.content {
+                match p {
+                    Part::ToolCall(_) => latest = Some(m),
+                    Part::ToolResult(r) if r.name.is_some() => {
+                        let id = r.call_id.as_str();
+                        let near = latest.is_some_and(|l| {
+                            l.content
+                                .iter()
+                                .any(|p| matches!(p, Part::ToolCall(c) if c.id == id))
+                        });
+                        if !near && !all.get_or_insert_with(|| call_ids(messages)).contains(id) {
+                            orphans.insert(r.call_id.clone());
+                        }
+                    }
+                    _ => {}
                 }
-                _ => None,
-            })
-            .collect();
+            }
+        }
         Known {
             wrapped: wrapped_tools(tools),
             orphans,
         }
     }
+}
+
+/// Every tool call id of the conversation.
+fn call_ids(messages: &[Message]) -> HashSet<&str> {
+    messages
+        .iter()
+        .flat_map(|m| &m.content)
+        .filter_map(|p| match p {
+            Part::ToolCall(c) => Some(c.id.as_str()),
+            _ => None,
+        })
+        .collect()
 }
 
 fn wrapped_tools(tools: &[Tool]) -> HashSet<String> {
@@ -1710,12 +1731,13 @@ fn encode_system(
     for (at, m) in top {
         parts_hint |= m.vendor.flag(F, "parts");
         let _ = ctx.vendor_fields(&m.vendor, &at);
-        let mut pat_buf = String::new();
+        let mut pat_buf = ctx.buf();
         for (j, p) in m.content.into_iter().enumerate() {
             set_path(&mut pat_buf, format_args!("{at}/content/{j}"));
             let pat = pat_buf.as_str();
             encode_part(p, pat, Place::System, &Known::default(), &mut blocks, ctx);
         }
+        ctx.give_back(pat_buf);
     }
     if string {
         if let Some(text) = plain_text(&mut blocks) {
@@ -1775,11 +1797,12 @@ fn push_turn(
         content, vendor, ..
     } = m;
     let mut blocks = Vec::with_capacity(content.len());
-    let mut pat = String::new();
+    let mut pat = ctx.buf();
     for (j, p) in content.into_iter().enumerate() {
         crate::util::set_path(&mut pat, format_args!("{at}/content/{j}"));
         encode_part(p, &pat, place, known, &mut blocks, ctx);
     }
+    ctx.give_back(pat);
 
     let merge = kind != Turn::System && !separate;
     if let Some(prev) = turns.last_mut().filter(|t| merge && t.kind == kind) {
@@ -2266,11 +2289,12 @@ fn encode_result(r: ToolResult, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w
     let string =
         !parts_hint && content.len() == 1 && matches!(content.first(), Some(Part::Text(_)));
     let mut blocks = Vec::with_capacity(content.len());
-    let mut pat = String::new();
+    let mut pat = ctx.buf();
     for (k, p) in content.into_iter().enumerate() {
         crate::util::set_path(&mut pat, format_args!("{at}/content/{k}"));
         encode_part(p, &pat, Place::Nested, &Known::default(), &mut blocks, ctx);
     }
+    ctx.give_back(pat);
     let text = if string {
         plain_text(&mut blocks)
     } else {
@@ -2566,6 +2590,43 @@ mod tests {
             is_error,
             meta: PartMeta::default(),
         })
+    }
+
+    #[test]
+    fn a_result_name_is_a_loss_only_when_its_call_is_nowhere_in_the_conversation() {
+        let named = |id: &str| match result(id, "ok", false) {
+            Part::ToolResult(mut r) => {
+                r.name = Some(format!("name_{id}"));
+                Part::ToolResult(r)
+            }
+            _ => unreachable!(),
+        };
+        let args = || Arguments::Value(json!({}));
+        let messages = vec![
+            Message::new(Role::Assistant, vec![call("early", "f", args())]),
+            Message::new(Role::Assistant, vec![call("latest", "f", args())]),
+            // `latest` is in the message before, `early` further back, `later` comes after
+            // (in the conversation all the same), `gone` is nowhere.
+            Message::new(
+                Role::Tool,
+                vec![
+                    named("latest"),
+                    named("early"),
+                    named("later"),
+                    named("gone"),
+                ],
+            ),
+            Message::new(Role::Assistant, vec![call("later", "f", args())]),
+            Message::new(Role::Tool, vec![named("later")]),
+        ];
+        let (_, losses) = to_anthropic(request(messages));
+        let names: Vec<_> = losses
+            .iter()
+            .filter(|l| l.path.ends_with("/name"))
+            .map(|l| l.detail.as_str())
+            .collect();
+        assert_eq!(names.len(), 1, "{losses:?}");
+        assert!(names[0].contains("name_gone"), "{names:?}");
     }
 
     fn request(messages: Vec<Message>) -> model::Request {

@@ -25,6 +25,9 @@ pub struct Ctx<'a> {
     pub source: Option<Format>,
     losses: Vec<Loss>,
     map: SourceMap,
+    /// Pointer buffers handed out by [`Ctx::buf`] and given back: a part's encoder
+    /// builds the pointers of its nested parts in one without allocating each time.
+    bufs: Vec<String>,
 }
 
 /// Where each neutral item came from: every pointer pair written once into one buffer
@@ -59,7 +62,20 @@ impl<'a> Ctx<'a> {
             source: None,
             losses: Vec::new(),
             map: SourceMap::default(),
+            bufs: Vec::new(),
         }
+    }
+
+    /// An empty string to build pointers in (see [`crate::util::set_path`]), taken from
+    /// the buffers given back with [`Ctx::give_back`] when there is one.
+    pub(crate) fn buf(&mut self) -> String {
+        self.bufs.pop().unwrap_or_default()
+    }
+
+    /// Returns a buffer from [`Ctx::buf`] for reuse.
+    pub(crate) fn give_back(&mut self, mut buf: String) {
+        buf.clear();
+        self.bufs.push(buf);
     }
 
     /// Records a loss at `path`.

@@ -1746,11 +1746,6 @@ fn encode_result(r: ToolResult, at: &str, calls: &Calls, ctx: &mut Ctx<'_>) -> w
     let (mut part, nested) = part_base(&r.meta, "functionResponse", at, ctx);
     let mut fr: w::FunctionResponse =
         rebuild(nested, &[("name", json!("")), ("response", json!({}))]);
-    let id = if r.meta.vendor.flag(F, "no_id") || calls.synthetic.contains(&r.call_id) {
-        None
-    } else {
-        Some(r.call_id.clone())
-    };
     let name = match r.name.or_else(|| calls.names.get(&r.call_id).cloned()) {
         Some(n) => n,
         None => {
@@ -1765,10 +1760,24 @@ fn encode_result(r: ToolResult, at: &str, calls: &Calls, ctx: &mut Ctx<'_>) -> w
             "unknown".to_owned()
         }
     };
+    let id = if r.meta.vendor.flag(F, "no_id") || calls.synthetic.contains(&r.call_id) {
+        None
+    } else {
+        Some(r.call_id)
+    };
+    let mut content = r.content;
+    // The usual result, one plain text, needs no list of items.
+    let response = match content.as_slice() {
+        [Part::Text(t)] if t.meta.is_empty() => match content.pop() {
+            Some(Part::Text(t)) => Some(one_item(Item::Text(t.text), r.is_error)),
+            _ => None,
+        },
+        _ => None,
+    };
     let mut items = Vec::new();
     let mut media = Vec::new();
-    let mut pat = String::new();
-    for (k, p) in r.content.into_iter().enumerate() {
+    let mut pat = ctx.buf();
+    for (k, p) in content.into_iter().enumerate() {
         crate::util::set_path(&mut pat, format_args!("{at}/content/{k}"));
         match p {
             Part::Text(t) | Part::Refusal(t) => {
@@ -1807,9 +1816,13 @@ fn encode_result(r: ToolResult, at: &str, calls: &Calls, ctx: &mut Ctx<'_>) -> w
             ),
         }
     }
+    ctx.give_back(pat);
     fr.id = id;
     fr.name = name;
-    fr.response = response_object(items, r.is_error, at, ctx);
+    fr.response = match response {
+        Some(response) => response,
+        None => response_object(items, r.is_error, at, ctx),
+    };
     if !media.is_empty() {
         fr.parts = Some(media);
     }
@@ -1857,19 +1870,16 @@ fn media_in_result(
 
 /// `functionResponse.response` for the result's text and JSON values.
 fn response_object(
-    items: Vec<Item>,
+    mut items: Vec<Item>,
     is_error: bool,
     at: &str,
     ctx: &mut Ctx<'_>,
 ) -> Map<String, Value> {
     let key = if is_error { "error" } else { "output" };
-    let mut out = Map::new();
     let value = match items.len() {
         0 => Value::String(String::new()),
-        1 => match items.into_iter().next() {
-            Some(Item::Text(t)) => Value::String(t),
-            Some(Item::Json(Value::Object(m), false)) if !is_error => return m,
-            Some(Item::Json(v, _)) => v,
+        1 => match items.pop() {
+            Some(item) => return one_item(item, is_error),
             None => Value::String(String::new()),
         },
         _ if items.iter().all(|i| matches!(i, Item::Text(_))) => {
@@ -1904,7 +1914,20 @@ fn response_object(
             )
         }
     };
+    let mut out = Map::new();
     out.insert(key.to_owned(), value);
+    out
+}
+
+/// `functionResponse.response` for a result of one text or JSON value.
+fn one_item(item: Item, is_error: bool) -> Map<String, Value> {
+    let value = match item {
+        Item::Text(t) => Value::String(t),
+        Item::Json(Value::Object(m), false) if !is_error => return m,
+        Item::Json(v, _) => v,
+    };
+    let mut out = Map::new();
+    out.insert(if is_error { "error" } else { "output" }.to_owned(), value);
     out
 }
 

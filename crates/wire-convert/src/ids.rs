@@ -48,14 +48,15 @@ impl IdRule {
     pub fn accepts(self, id: &str) -> bool {
         match self {
             IdRule::Any => !id.is_empty(),
+            // Only ASCII is accepted, so bytes are characters once every byte passes.
             IdRule::Safe { max } => {
                 !id.is_empty()
-                    && max.is_none_or(|m| id.chars().count() <= m)
+                    && max.is_none_or(|m| id.len() <= m)
                     && id
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
             }
-            IdRule::Nine => id.len() == 9 && id.chars().all(|c| c.is_ascii_alphanumeric()),
+            IdRule::Nine => id.len() == 9 && id.bytes().all(|b| b.is_ascii_alphanumeric()),
         }
     }
 
@@ -316,6 +317,23 @@ pub(crate) fn map_response(resp: &mut Response, ctx: &mut Ctx<'_>) -> IdMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rules_accept_exactly_their_characters_and_lengths() {
+        let safe = IdRule::Safe { max: Some(64) };
+        assert!(safe.accepts(&"a".repeat(64)));
+        assert!(!safe.accepts(&"a".repeat(65)));
+        assert!(safe.accepts("call_AZ-09"));
+        for bad in ["", "call.1", "a b", "café", "é"] {
+            assert!(!safe.accepts(bad), "{bad:?}");
+        }
+        assert!(IdRule::Safe { max: None }.accepts(&"a".repeat(200)));
+        assert!(IdRule::Nine.accepts("abcDEF123"));
+        // Nine bytes but eight characters, and nine characters with a `_`.
+        assert!(!IdRule::Nine.accepts("abcdefgé"));
+        assert!(!IdRule::Nine.accepts("abcd_fghi"));
+        assert!(IdRule::Any.accepts("é") && !IdRule::Any.accepts(""));
+    }
 
     #[test]
     fn valid_ids_are_kept_and_invalid_ones_rewritten_per_rule() {

@@ -530,7 +530,7 @@ fn decode_call(call: w::ToolCall, neutral: &str, c: usize, ctx: &mut Ctx<'_>) ->
             v.set_hint(F, "flat", true);
             (
                 name,
-                args.unwrap_or(wire_types::Arguments::Text(String::new())),
+                args.map_or(wire_types::Arguments::Text(String::new()), |a| *a),
             )
         }
         (None, None, _) => unreachable!("checked above"),
@@ -995,7 +995,7 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
         Role::Assistant => out.push(w::Message::Assistant(encode_assistant(m, &at, ctx))),
         Role::Tool => {
             let mut moved: Vec<w::ContentPart> = Vec::new();
-            let mut pat = String::new();
+            let mut pat = ctx.buf();
             for (j, p) in m.content.into_iter().enumerate() {
                 set_path(&mut pat, format_args!("{at}/content/{j}"));
                 match p {
@@ -1012,6 +1012,7 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
                     }
                 }
             }
+            ctx.give_back(pat);
             if !moved.is_empty() {
                 out.push(w::Message::User(w::UserMessage {
                     content: TextOrParts::Parts(moved),
@@ -1050,7 +1051,7 @@ fn encode_result(
     );
     let as_parts = r.meta.vendor.flag(F, "parts");
     let mut parts: Vec<w::ContentPart> = Vec::new();
-    let mut pat_buf = String::new();
+    let mut pat_buf = ctx.buf();
     for (k, p) in r.content.into_iter().enumerate() {
         set_path(&mut pat_buf, format_args!("{at}/content/{k}"));
         let pat = pat_buf.as_str();
@@ -1102,6 +1103,7 @@ fn encode_result(
             ),
         }
     }
+    ctx.give_back(pat_buf);
     if r.is_error {
         ctx.loss(
             format!("{at}/is_error"),
@@ -1175,7 +1177,7 @@ fn encode_content(
 ) -> Option<TextOrParts<w::ContentPart>> {
     let as_parts = v.flag(F, "parts");
     let mut out = Vec::with_capacity(parts.len());
-    let mut pat_buf = String::new();
+    let mut pat_buf = ctx.buf();
     for (j, p) in parts.into_iter().enumerate() {
         set_path(&mut pat_buf, format_args!("{at}/content/{j}"));
         let pat = pat_buf.as_str();
@@ -1191,6 +1193,7 @@ fn encode_content(
             out.push(enc);
         }
     }
+    ctx.give_back(pat_buf);
     if out.is_empty() {
         return None;
     }
@@ -1391,8 +1394,8 @@ fn encode_assistant(m: Message, at: &str, ctx: &mut Ctx<'_>) -> w::AssistantMess
         content: parts.content,
         refusal: parts.refusal,
         tool_calls: parts.tool_calls,
-        function_call: parts.fields.get("function_call").cloned(),
-        audio: parts.fields.get("audio").cloned(),
+        function_call: parts.fields.get("function_call").cloned().map(Box::new),
+        audio: parts.fields.get("audio").cloned().map(Box::new),
         name: parts
             .fields
             .get("name")
@@ -1411,7 +1414,7 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
     let mut tool_calls: Vec<w::ToolCall> = Vec::new();
     let mut reasoning_content = None;
     let mut content_at = Vec::new();
-    let mut pat = String::new();
+    let mut pat = ctx.buf();
     for (j, p) in m.content.into_iter().enumerate() {
         set_path(&mut pat, format_args!("{at}/content/{j}"));
         match p {
@@ -1443,6 +1446,7 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
             }
         }
     }
+    ctx.give_back(pat);
     // Content: the single-text string form unless the source used parts.
     let as_parts = v.flag(F, "parts");
     let content = if content_parts.is_empty() {
@@ -1454,7 +1458,7 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
     {
         // Plain text (a foreign signature or cache marker on it is reported and dropped).
         let mut text: Vec<String> = Vec::new();
-        let mut pat_buf = String::new();
+        let mut pat_buf = ctx.buf();
         for (p, j) in content_parts.into_iter().zip(&content_at) {
             set_path(&mut pat_buf, format_args!("{at}/content/{j}"));
             let pat = pat_buf.as_str();
@@ -1470,10 +1474,11 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
                 text.push(t.text);
             }
         }
+        ctx.give_back(pat_buf);
         Some(TextOrParts::Text(text.join("")))
     } else {
         let mut parts = Vec::new();
-        let mut pat_buf = String::new();
+        let mut pat_buf = ctx.buf();
         for (p, j) in content_parts.into_iter().zip(content_at) {
             set_path(&mut pat_buf, format_args!("{at}/content/{j}"));
             let pat = pat_buf.as_str();
@@ -1489,6 +1494,7 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
                 parts.push(enc);
             }
         }
+        ctx.give_back(pat_buf);
         // Parts that all came out as plain text (another format's metadata reported and
         // left out, opaque parts turned into text) take the string form as well.
         if parts.is_empty() {
@@ -1577,7 +1583,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
             function: None,
             custom: None,
             name: Some(c.name),
-            arguments: Some(arguments),
+            arguments: Some(Box::new(arguments)),
             extra,
         }
     } else {
@@ -1591,7 +1597,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
             }),
             custom: None,
             name: flat_name,
-            arguments: flat_args,
+            arguments: flat_args.map(Box::new),
             extra,
         }
     }

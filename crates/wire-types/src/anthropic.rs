@@ -65,7 +65,7 @@ wire_struct! {
         /// Effort and structured-output format.
         opt output_config: OutputConfig = "output_config",
         /// Top-level automatic cache breakpoint (SDK 2026).
-        opt cache_control: CacheControl = "cache_control",
+        opt cache_control: Box<CacheControl> = "cache_control",
         /// Container id (a string) or container parameters, for the code execution tool.
         opt container: Value = "container",
         /// Where inference may run.
@@ -129,7 +129,7 @@ wire_struct! {
         /// search-result locations); responses send `null` when there are none.
         opt citations: Vec<Value> = "citations",
         /// Cache breakpoint after this block.
-        opt cache_control: CacheControl = "cache_control",
+        opt cache_control: Box<CacheControl> = "cache_control",
     }
 }
 
@@ -139,7 +139,7 @@ wire_struct! {
         /// The image: base64 data, a URL, or a Files API id.
         req source: Source = "source",
         /// Cache breakpoint after this block.
-        opt cache_control: CacheControl = "cache_control",
+        opt cache_control: Box<CacheControl> = "cache_control",
     }
 }
 
@@ -156,7 +156,7 @@ wire_struct! {
         /// `{"enabled": true}` to let the model cite this document.
         opt citations: CitationsConfig = "citations",
         /// Cache breakpoint after this block.
-        opt cache_control: CacheControl = "cache_control",
+        opt cache_control: Box<CacheControl> = "cache_control",
     }
 }
 
@@ -235,9 +235,9 @@ wire_struct! {
         req input: MaybeRaw<Map<String, Value>> = "input",
         /// Who made the call: the model (`direct`) or code execution (programmatic tool
         /// calling).
-        opt caller: Caller = "caller",
+        opt caller: Box<Caller> = "caller",
         /// Cache breakpoint after this block.
-        opt cache_control: CacheControl = "cache_control",
+        opt cache_control: Box<CacheControl> = "cache_control",
     }
 }
 
@@ -264,7 +264,7 @@ wire_struct! {
         /// `true` when the tool failed and `content` describes the error.
         opt is_error: bool = "is_error",
         /// Cache breakpoint after this block.
-        opt cache_control: CacheControl = "cache_control",
+        opt cache_control: Box<CacheControl> = "cache_control",
     }
 }
 
@@ -428,7 +428,7 @@ wire_struct! {
         /// JSON Schema of the `input` object (`"type": "object"`).
         req input_schema: Map<String, Value> = "input_schema",
         /// Cache breakpoint after this tool.
-        opt cache_control: CacheControl = "cache_control",
+        opt cache_control: Box<CacheControl> = "cache_control",
         /// Strict mode: the input is guaranteed to match the schema.
         opt strict: bool = "strict",
         /// Example inputs.

@@ -107,17 +107,17 @@ wire_struct! {
         /// The result of running [`Part::executable_code`].
         opt code_execution_result: Box<CodeExecutionResult> = "codeExecutionResult",
         /// A server-side built-in tool call (`{"id","toolType","args"}`), to echo back.
-        opt tool_call: Value = "toolCall",
+        opt tool_call: Box<Value> = "toolCall",
         /// The result of a server-side tool call (`{"id","toolType","response"}`).
-        opt tool_response: Value = "toolResponse",
+        opt tool_response: Box<Value> = "toolResponse",
         /// Whether this part is a thought (summary) rather than answer text.
         opt thought: bool = "thought",
         /// Opaque signature of the model's reasoning, base64; send it back on the same part.
         opt thought_signature: String = "thoughtSignature",
         /// Clip interval and frame rate for a video in `inlineData` or `fileData`.
-        opt video_metadata: Value = "videoMetadata",
+        opt video_metadata: Box<Value> = "videoMetadata",
         /// Per-part media resolution (`{"level": "MEDIA_RESOLUTION_HIGH"}`).
-        opt media_resolution: Value = "mediaResolution",
+        opt media_resolution: Box<Value> = "mediaResolution",
         /// Free-form metadata a client attaches to the part.
         opt part_metadata: Box<Map<String, Value>> = "partMetadata",
     }

@@ -131,9 +131,9 @@ wire_struct! {
         /// The tool calls the model made.
         opt tool_calls: Vec<ToolCall> = "tool_calls",
         /// Deprecated single function call.
-        opt function_call: Value = "function_call",
+        opt function_call: Box<Value> = "function_call",
         /// Reference to a previous audio response (`{"id": …}`).
-        opt audio: Value = "audio",
+        opt audio: Box<Value> = "audio",
         /// Participant name.
         opt name: String = "name",
         /// Reasoning text, as OpenAI-compatible reasoning servers (DeepSeek) send it.
@@ -271,11 +271,11 @@ wire_struct! {
         /// The nested function call.
         opt function: FunctionCall = "function",
         /// A custom-tool call: `{"name","input"}`.
-        opt custom: Value = "custom",
+        opt custom: Box<Value> = "custom",
         /// Flat form: the function name.
         opt name: String = "name",
         /// Flat form: the arguments.
-        opt arguments: Arguments = "arguments",
+        opt arguments: Box<Arguments> = "arguments",
     }
 }
 
@@ -293,7 +293,7 @@ impl ToolCall {
         self.function
             .as_ref()
             .map(|f| &f.arguments)
-            .or(self.arguments.as_ref())
+            .or(self.arguments.as_deref())
     }
 }
 

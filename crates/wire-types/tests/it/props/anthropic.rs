@@ -4,7 +4,7 @@ use super::*;
 use wire_types::TextOrParts;
 use wire_types::anthropic::*;
 
-fn cache_control() -> BoxedStrategy<CacheControl> {
+fn cache_control() -> BoxedStrategy<Box<CacheControl>> {
     (
         prop_oneof![3 => Just(CacheType::Ephemeral), 1 => other_str(CacheType::KNOWN).prop_map(CacheType::Other)],
         maybe(prop_oneof![
@@ -13,7 +13,7 @@ fn cache_control() -> BoxedStrategy<CacheControl> {
             other_str(CacheTtl::KNOWN).prop_map(CacheTtl::Other),
         ]),
     )
-        .prop_map(|(kind, ttl)| CacheControl { kind, ttl, extra: Extra::new() })
+        .prop_map(|(kind, ttl)| Box::new(CacheControl { kind, ttl, extra: Extra::new() }))
         .boxed()
 }
 
@@ -83,17 +83,17 @@ fn source() -> BoxedStrategy<Source> {
     .boxed()
 }
 
-fn caller() -> BoxedStrategy<Caller> {
+fn caller() -> BoxedStrategy<Box<Caller>> {
     prop_oneof![
-        Just(Caller {
+        Just(Box::new(Caller {
             kind: "direct".to_owned(),
             ..Default::default()
-        }),
-        ident().prop_map(|tool_id| Caller {
+        })),
+        ident().prop_map(|tool_id| Box::new(Caller {
             kind: "code_execution_20250825".to_owned(),
             tool_id: Some(tool_id),
             extra: Extra::new()
-        }),
+        })),
     ]
     .boxed()
 }

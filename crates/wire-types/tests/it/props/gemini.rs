@@ -163,7 +163,7 @@ fn part() -> impl Strategy<Value = Part> {
                 ..Default::default()
             }),
         object().prop_map(|m| Part {
-            tool_call: Some(Value::Object(m)),
+            tool_call: Some(Box::new(Value::Object(m))),
             ..Default::default()
         }),
     ];

@@ -82,7 +82,7 @@ fn tool_call() -> impl Strategy<Value = ToolCall> {
         (maybe(ident()), ident(), arguments()).prop_map(|(id, name, arguments)| ToolCall {
             id,
             name: Some(name),
-            arguments: Some(arguments),
+            arguments: Some(Box::new(arguments)),
             ..Default::default()
         }),
     ]

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use wire_types::TextOrParts;
 use wire_types::anthropic::*;
 
-fn cache(c: &Option<CacheControl>) -> String {
+fn cache(c: &Option<Box<CacheControl>>) -> String {
     match c {
         None => String::new(),
         Some(c) => match &c.ttl {
