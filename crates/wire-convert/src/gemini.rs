@@ -1198,7 +1198,8 @@ fn encode_messages(
 ) -> (Option<w::Content>, Vec<w::Content>) {
     let mut system: Option<w::Content> = None;
     let mut system_parts: Vec<w::Part> = Vec::new();
-    let mut contents: Vec<w::Content> = Vec::new();
+    // At most one content per message (consecutive ones merge).
+    let mut contents: Vec<w::Content> = Vec::with_capacity(messages.len());
     let mut building: Option<Building> = None;
     let mut leading = true;
     let (mut at, mut pat) = (String::new(), String::new());

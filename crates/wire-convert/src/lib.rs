@@ -256,24 +256,19 @@ impl Input<'_> {
 
 /// How an encoded body is handed back.
 trait Output: Sized {
-    /// `size`: the expected length of the text, when known (0 otherwise).
-    fn write<T: Serialize>(value: &T, size: usize) -> Self;
+    fn write<T: Serialize>(value: &T) -> Self;
 }
 
 impl Output for String {
-    fn write<T: Serialize>(value: &T, size: usize) -> Self {
-        // Sized up front: a body of megabytes otherwise grows (and is copied) a dozen
-        // times while it is written.
-        let mut buf = Vec::with_capacity(size);
-        match serde_json::to_writer(&mut buf, value) {
-            Ok(()) => String::from_utf8(buf).unwrap_or_default(),
-            Err(_) => wire_types::to_string(value),
-        }
+    fn write<T: Serialize>(value: &T) -> Self {
+        // Not written into a buffer sized up front: checking that buffer is UTF-8
+        // afterwards costs more than letting it grow (`cargo bench -p wire-convert`).
+        wire_types::to_string(value)
     }
 }
 
 impl Output for Value {
-    fn write<T: Serialize>(value: &T, _size: usize) -> Self {
+    fn write<T: Serialize>(value: &T) -> Self {
         wire_types::to_value(value)
     }
 }
@@ -323,12 +318,12 @@ impl Items for wire_types::openai_responses::Request {
 
 /// How an encoded request is handed back: whole, or its conversation items alone.
 trait RequestOutput: Sized {
-    fn write_request<T: Serialize + Items>(value: &T, size: usize) -> Self;
+    fn write_request<T: Serialize + Items>(value: &T) -> Self;
 }
 
 impl<O: Output> RequestOutput for O {
-    fn write_request<T: Serialize + Items>(value: &T, size: usize) -> Self {
-        O::write(value, size)
+    fn write_request<T: Serialize + Items>(value: &T) -> Self {
+        O::write(value)
     }
 }
 
@@ -336,14 +331,9 @@ impl<O: Output> RequestOutput for O {
 struct ItemsOut(Vec<Box<RawValue>>);
 
 impl RequestOutput for ItemsOut {
-    fn write_request<T: Serialize + Items>(value: &T, _size: usize) -> Self {
+    fn write_request<T: Serialize + Items>(value: &T) -> Self {
         ItemsOut(value.items())
     }
-}
-
-/// The expected size of a conversion of `body`: about its own, with some room.
-fn size_of(body: &str) -> usize {
-    body.len().saturating_add(body.len() / 8)
 }
 
 macro_rules! by_format {
@@ -450,7 +440,6 @@ fn encode_request_to<O: RequestOutput>(
     to: Format,
     options: &Options,
     from: Option<Format>,
-    size: usize,
 ) -> Result<Converted<O>, Error> {
     let mut ctx = Ctx::new(to, options);
     ctx.source = from;
@@ -461,7 +450,7 @@ fn encode_request_to<O: RequestOutput>(
     let ids = ids::map_request(&mut req, &mut ctx);
     let value = by_format!(to, "chat request", |m, _w| {
         let typed = m::encode_request(req, &mut ctx)?;
-        O::write_request(&typed, size)
+        O::write_request(&typed)
     });
     Ok(Converted {
         value,
@@ -474,13 +463,12 @@ fn encode_response_to<O: Output>(
     mut resp: model::Response,
     to: Format,
     options: &Options,
-    size: usize,
 ) -> Result<Converted<O>, Error> {
     let mut ctx = Ctx::new(to, options);
     let ids = ids::map_response(&mut resp, &mut ctx);
     let value = by_format!(to, "chat response", |m, _w| {
         let typed = m::encode_response(resp, &mut ctx)?;
-        O::write(&typed, size)
+        O::write(&typed)
     });
     Ok(Converted {
         value,
@@ -523,7 +511,7 @@ pub fn encode_tools(
     let mut ctx = Ctx::new(format, options);
     let value = by_format!(format, "tools array", |m, _w| {
         let typed = m::encode_tools(tools, &mut ctx);
-        Value::write(&typed, 0)
+        Value::write(&typed)
     });
     let losses = ctx.take_losses();
     if options.strict && !losses.is_empty() {
@@ -566,7 +554,7 @@ pub fn encode_request_from(
     to: Format,
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
-    let out = encode_request_to(request, to, options, source, 0)?;
+    let out = encode_request_to(request, to, options, source)?;
     if options.strict && !out.losses.is_empty() {
         return Err(Error::Lossy { losses: out.losses });
     }
@@ -598,7 +586,7 @@ pub fn encode_messages_from(
     to: Format,
     options: &Options,
 ) -> Result<Converted<Vec<Box<RawValue>>>, Error> {
-    let out = encode_request_to::<ItemsOut>(request, to, options, source, 0)?;
+    let out = encode_request_to::<ItemsOut>(request, to, options, source)?;
     if options.strict && !out.losses.is_empty() {
         return Err(Error::Lossy { losses: out.losses });
     }
@@ -615,7 +603,7 @@ pub fn encode_response(
     to: Format,
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
-    let out = encode_response_to(response, to, options, 0)?;
+    let out = encode_response_to(response, to, options)?;
     if options.strict && !out.losses.is_empty() {
         return Err(Error::Lossy { losses: out.losses });
     }
@@ -630,7 +618,7 @@ pub fn convert_request(
     options: &Options,
 ) -> Result<Converted<String>, Error> {
     let Decoded { value, losses, map } = decode_request_from(Input::Text(body), from, options)?;
-    let encoded = encode_request_to::<String>(value, to, options, Some(from), size_of(body))?;
+    let encoded = encode_request_to::<String>(value, to, options, Some(from))?;
     finish(losses, &map, encoded, options)
 }
 
@@ -642,7 +630,7 @@ pub fn convert_request_value(
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
     let Decoded { value, losses, map } = decode_request_from(Input::Value(body), from, options)?;
-    let encoded = encode_request_to::<Value>(value, to, options, Some(from), 0)?;
+    let encoded = encode_request_to::<Value>(value, to, options, Some(from))?;
     finish(losses, &map, encoded, options)
 }
 
@@ -654,7 +642,7 @@ pub fn convert_response(
     options: &Options,
 ) -> Result<Converted<String>, Error> {
     let Decoded { value, losses, map } = decode_response_from(Input::Text(body), from, options)?;
-    let encoded = encode_response_to::<String>(value, to, options, size_of(body))?;
+    let encoded = encode_response_to::<String>(value, to, options)?;
     finish(losses, &map, encoded, options)
 }
 
@@ -666,6 +654,6 @@ pub fn convert_response_value(
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
     let Decoded { value, losses, map } = decode_response_from(Input::Value(body), from, options)?;
-    let encoded = encode_response_to::<Value>(value, to, options, 0)?;
+    let encoded = encode_response_to::<Value>(value, to, options)?;
     finish(losses, &map, encoded, options)
 }

@@ -48,6 +48,8 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
 
     // Messages: consecutive tool messages become one neutral tool message.
     let mut at = String::new();
+    // At most one neutral message per wire message (tool messages merge).
+    out.messages.reserve(req.messages.len());
     for (i, m) in req.messages.into_iter().enumerate() {
         util::set_path(&mut at, format_args!("/messages/{i}"));
         let at = at.as_str();
@@ -291,6 +293,12 @@ fn decode_content(
     at: &str,
     ctx: &mut Ctx<'_>,
 ) {
+    // Sized exactly: most messages hold one part, and a first push would make room for
+    // four.
+    msg.content.reserve_exact(match &content {
+        TextOrParts::Text(_) => 1,
+        TextOrParts::Parts(p) => p.len(),
+    });
     match content {
         TextOrParts::Text(t) => msg.content.push(Part::text(t)),
         TextOrParts::Parts(parts) => {
@@ -453,7 +461,15 @@ fn decode_assistant(a: AssistantParts, n: usize, at: &str, ctx: &mut Ctx<'_>) ->
 }
 
 fn decode_assistant_at(a: AssistantParts, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -> Message {
-    let mut msg = Message::new(Role::Assistant, Vec::new());
+    let parts = usize::from(a.reasoning_content.is_some())
+        + match &a.content {
+            None => 0,
+            Some(TextOrParts::Text(_)) => 1,
+            Some(TextOrParts::Parts(p)) => p.len(),
+        }
+        + usize::from(a.refusal.is_some())
+        + a.tool_calls.as_ref().map_or(0, Vec::len);
+    let mut msg = Message::new(Role::Assistant, Vec::with_capacity(parts));
     msg.vendor = vendor_from_extra(F, &a.extra, &[]);
     for (k, v) in a.fields {
         msg.vendor.set_field(F, &k, v);
@@ -535,10 +551,10 @@ fn decode_call(call: w::ToolCall, neutral: &str, c: usize, ctx: &mut Ctx<'_>) ->
         }
         (None, None, _) => unreachable!("checked above"),
     };
-    match call.kind.as_deref() {
-        Some("function") => {}
+    match call.kind {
+        Some(w::ToolCallType::Function) => {}
         None => v.set_hint(F, "no_type", true),
-        Some(other) => v.set_field(F, "type", Value::String(other.to_owned())),
+        Some(other) => v.set_field(F, "type", Value::String(other.as_str().to_owned())),
     }
     if !v.fields.is_empty() || !v.hints.is_empty() {
         v.format = Some(F);
@@ -585,7 +601,10 @@ pub(crate) fn synthetic_id(neutral_message: &str, call: usize, name: &str) -> St
 
 fn decode_tool_message(t: w::ToolMessage, ctx: &mut Ctx<'_>) -> ToolResult {
     let mut meta = meta_of(&t.extra);
-    let mut content = Vec::new();
+    let mut content = Vec::with_capacity(match &t.content {
+        TextOrParts::Text(_) => 1,
+        TextOrParts::Parts(p) => p.len(),
+    });
     match t.content {
         TextOrParts::Text(s) => content.push(Part::text(s)),
         TextOrParts::Parts(parts) => {
@@ -1563,8 +1582,8 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
         Some(
             fields
                 .remove("type")
-                .and_then(|t| t.as_str().map(str::to_owned))
-                .unwrap_or_else(|| "function".to_owned()),
+                .and_then(|t| t.as_str().map(w::ToolCallType::from))
+                .unwrap_or(w::ToolCallType::Function),
         )
     };
     let id = if v.flag(F, "no_id") { None } else { Some(c.id) };

@@ -24,15 +24,53 @@ pub(crate) fn raw_object(args: Arguments) -> Result<Box<RawValue>, Arguments> {
     let Arguments::Text(text) = args else {
         return Err(args);
     };
-    // One parse, of the compacted text: compacting never makes text that is not JSON
-    // into JSON, since whitespace that joins two tokens (`1 2`, `tr ue`) is refused.
-    let Some(compacted) = compact(&text) else {
+    if !text.starts_with(|c: char| c == '{' || c.is_ascii_whitespace()) {
         return Err(Arguments::Text(text));
+    }
+    let raw = if has_gap(text.as_bytes()) {
+        // One parse, of the compacted text: compacting never makes text that is not JSON
+        // into JSON, since whitespace that joins two tokens (`1 2`, `tr ue`) is refused.
+        compact(&text).and_then(|c| RawValue::from_string(c).ok())
+    } else {
+        // Already compact (as models and SDKs write it): one parse and one copy.
+        serde_json::from_str::<Box<RawValue>>(&text).ok()
     };
-    match RawValue::from_string(compacted) {
-        Ok(raw) if raw.get().starts_with('{') => Ok(raw),
+    match raw {
+        Some(raw) if raw.get().starts_with('{') => Ok(raw),
         _ => Err(Arguments::Text(text)),
     }
+}
+
+/// Whether `json` has whitespace outside its strings, i.e. [`compact`] has work to do.
+/// Strings are skipped to their closing quote with a byte search.
+fn has_gap(json: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(&c) = json.get(i) {
+        match c {
+            b' ' | b'\t' | b'\n' | b'\r' => return true,
+            b'"' => {
+                i += 1;
+                // To the closing quote: the next quote or backslash, past any escapes.
+                loop {
+                    let Some(k) = json
+                        .get(i..)
+                        .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                    else {
+                        // Unterminated: not JSON, which the parse will say.
+                        return false;
+                    };
+                    i += k;
+                    if json[i] == b'"' {
+                        i += 1;
+                        break;
+                    }
+                    i += 2;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    false
 }
 
 /// `json` without the whitespace between its tokens (string contents untouched); `None`
@@ -290,6 +328,22 @@ pub(crate) fn drop_cache(ctx: &mut Ctx<'_>, meta: &PartMeta, at: &str) {
 mod tests {
     use super::*;
     use serde_json::Map;
+
+    #[test]
+    fn gaps_are_whitespace_outside_strings_only() {
+        for (json, gap) in [
+            (r#"{"a":"b c","d":[1,2]}"#, false),
+            (r#"{"a":"x\" y","b":1}"#, false),
+            (r#"{"a":"x\\","b": 1}"#, true),
+            (r#"{"a": 1}"#, true),
+            ("{\n}", true),
+            (r#"{"a":"unterminated \"#, false),
+            (r#"{"a":"q\"","b" :1}"#, true),
+            ("", false),
+        ] {
+            assert_eq!(has_gap(json.as_bytes()), gap, "{json}");
+        }
+    }
 
     #[test]
     fn object_text_goes_on_compacted_and_anything_else_comes_back() {

@@ -36,11 +36,13 @@ impl Extra {
     }
 
     /// Whether there are neither unknown fields nor explicit nulls.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.fields().is_empty() && self.nulls.is_empty()
     }
 
     /// The unknown fields, in arrival order.
+    #[inline]
     pub fn fields(&self) -> &Map<String, Value> {
         self.fields.as_deref().unwrap_or_else(|| empty())
     }
@@ -72,11 +74,13 @@ impl Extra {
     }
 
     /// Whether the known field `key` arrived as an explicit `null`.
+    #[inline]
     pub fn was_null(&self, key: &str) -> bool {
         !self.nulls.is_empty() && self.nulls.contains(&key)
     }
 
     /// The known fields that arrived as explicit `null`, in arrival order.
+    #[inline]
     pub fn nulls(&self) -> &[&'static str] {
         &self.nulls
     }

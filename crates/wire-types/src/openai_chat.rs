@@ -267,7 +267,7 @@ wire_struct! {
         /// Call id (`call_…`), answered by a `tool` message's `tool_call_id`.
         opt id: String = "id",
         /// `function` (or `custom`).
-        opt kind: String = "type",
+        opt kind: ToolCallType = "type",
         /// The nested function call.
         opt function: FunctionCall = "function",
         /// A custom-tool call: `{"name","input"}`.
@@ -346,6 +346,16 @@ wire_struct! {
     pub struct CustomTool {
         /// `{"name","description","format"}`.
         req custom: Value = "custom",
+    }
+}
+
+open_enum! {
+    /// A tool call's `type`.
+    pub enum ToolCallType {
+        /// A call of a function tool.
+        Function = "function",
+        /// A call of a custom (free-form input) tool.
+        Custom = "custom",
     }
 }
 

@@ -66,19 +66,29 @@ fn arguments() -> impl Strategy<Value = Arguments> {
 
 fn tool_call() -> impl Strategy<Value = ToolCall> {
     prop_oneof![
-        (maybe(ident()), ident(), arguments(), extra()).prop_map(|(id, name, arguments, extra)| {
-            ToolCall {
-                id,
-                kind: Some("function".to_owned()),
-                function: Some(FunctionCall {
-                    name,
-                    arguments,
-                    extra: Extra::new(),
-                }),
-                extra,
-                ..Default::default()
-            }
-        }),
+        (
+            maybe(ident()),
+            prop_oneof![
+                3 => Just(ToolCallType::Function),
+                1 => other_str(ToolCallType::KNOWN).prop_map(ToolCallType::Other)
+            ],
+            ident(),
+            arguments(),
+            extra()
+        )
+            .prop_map(|(id, kind, name, arguments, extra)| {
+                ToolCall {
+                    id,
+                    kind: Some(kind),
+                    function: Some(FunctionCall {
+                        name,
+                        arguments,
+                        extra: Extra::new(),
+                    }),
+                    extra,
+                    ..Default::default()
+                }
+            }),
         (maybe(ident()), ident(), arguments()).prop_map(|(id, name, arguments)| ToolCall {
             id,
             name: Some(name),
