@@ -386,7 +386,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
     let mut prev: Option<Turn> = None;
     let mut at_buf = String::new();
     for (i, m) in messages.into_iter().enumerate() {
-        set_path(&mut at_buf, format_args!("/messages/{i}"));
+        set_path(&mut at_buf, "", "messages", i);
         let at = at_buf.as_str();
         let first = out.messages.len();
         let w::Message {
@@ -1688,7 +1688,7 @@ fn encode_messages(
     let mut leading = true;
     let mut at = String::new();
     for (i, m) in messages.into_iter().enumerate() {
-        crate::util::set_path(&mut at, format_args!("/messages/{i}"));
+        crate::util::set_path(&mut at, "", "messages", i);
         if m.role.is_system() && !m.vendor.flag(F, "inline") {
             if !leading {
                 ctx.loss(
@@ -1733,7 +1733,7 @@ fn encode_system(
         let _ = ctx.vendor_fields(&m.vendor, &at);
         let mut pat_buf = ctx.buf();
         for (j, p) in m.content.into_iter().enumerate() {
-            set_path(&mut pat_buf, format_args!("{at}/content/{j}"));
+            set_path(&mut pat_buf, &at, "content", j);
             let pat = pat_buf.as_str();
             encode_part(p, pat, Place::System, &Known::default(), &mut blocks, ctx);
         }
@@ -1799,7 +1799,7 @@ fn push_turn(
     let mut blocks = Vec::with_capacity(content.len());
     let mut pat = ctx.buf();
     for (j, p) in content.into_iter().enumerate() {
-        crate::util::set_path(&mut pat, format_args!("{at}/content/{j}"));
+        crate::util::set_path(&mut pat, at, "content", j);
         encode_part(p, &pat, place, known, &mut blocks, ctx);
     }
     ctx.give_back(pat);
@@ -2291,7 +2291,7 @@ fn encode_result(r: ToolResult, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w
     let mut blocks = Vec::with_capacity(content.len());
     let mut pat = ctx.buf();
     for (k, p) in content.into_iter().enumerate() {
-        crate::util::set_path(&mut pat, format_args!("{at}/content/{k}"));
+        crate::util::set_path(&mut pat, at, "content", k);
         encode_part(p, &pat, Place::Nested, &Known::default(), &mut blocks, ctx);
     }
     ctx.give_back(pat);

@@ -268,7 +268,7 @@ pub fn decode_request(mut req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::R
         keep_rest(&mut mv, "", rest(&sys, &[]));
         let mut pat_buf = String::new();
         for (j, p) in parts.into_iter().enumerate() {
-            set_path(&mut pat_buf, format_args!("{at}/parts/{j}"));
+            set_path(&mut pat_buf, at, "parts", j);
             let pat = pat_buf.as_str();
             if p.function_call.is_some() || p.function_response.is_some() {
                 return Err(Error::invalid(
@@ -329,7 +329,7 @@ fn decode_contents(
     let mut prev_model: Option<bool> = None;
     let mut at_buf = String::new();
     for (i, mut c) in contents.into_iter().enumerate() {
-        set_path(&mut at_buf, format_args!("/contents/{i}"));
+        set_path(&mut at_buf, "", "contents", i);
         let at = at_buf.as_str();
         let role = c.role.take();
         let is_model = match &role {
@@ -361,7 +361,7 @@ fn decode_contents(
             let mut calls = 0;
             let mut pat_buf = String::new();
             for (j, p) in parts.into_iter().enumerate() {
-                set_path(&mut pat_buf, format_args!("{at}/parts/{j}"));
+                set_path(&mut pat_buf, at, "parts", j);
                 let pat = pat_buf.as_str();
                 if p.function_response.is_some() {
                     return Err(Error::invalid(
@@ -413,7 +413,7 @@ fn decode_contents(
                 }
                 let mut pat_buf = String::new();
                 for (k, (j, p)) in results.into_iter().enumerate() {
-                    set_path(&mut pat_buf, format_args!("{at}/parts/{j}"));
+                    set_path(&mut pat_buf, at, "parts", j);
                     let pat = pat_buf.as_str();
                     let r = decode_result(p, &mut pending, n, k, pat, ctx);
                     push_part(messages, Part::ToolResult(r), pat, ctx);
@@ -1205,7 +1205,7 @@ fn encode_messages(
     let (mut at, mut pat) = (String::new(), String::new());
 
     for (i, m) in messages.into_iter().enumerate() {
-        crate::util::set_path(&mut at, format_args!("/messages/{i}"));
+        crate::util::set_path(&mut at, "", "messages", i);
         if m.role.is_system() {
             if !leading {
                 ctx.loss(
@@ -1226,7 +1226,7 @@ fn encode_messages(
                 system = Some(c);
             }
             for (j, p) in m.content.into_iter().enumerate() {
-                crate::util::set_path(&mut pat, format_args!("{at}/content/{j}"));
+                crate::util::set_path(&mut pat, &at, "content", j);
                 if let Some(part) = encode_part(p, m.role, &pat, calls, ctx) {
                     system_parts.push(part);
                 }
@@ -1239,7 +1239,7 @@ fn encode_messages(
         let mut parts = Vec::with_capacity(m.content.len());
         let mut signed = false;
         for (j, p) in m.content.into_iter().enumerate() {
-            crate::util::set_path(&mut pat, format_args!("{at}/content/{j}"));
+            crate::util::set_path(&mut pat, &at, "content", j);
             if let Some(part) = encode_part(p, m.role, &pat, calls, ctx) {
                 signed |= part.thought_signature.is_some();
                 parts.push(part);
@@ -1779,7 +1779,7 @@ fn encode_result(r: ToolResult, at: &str, calls: &Calls, ctx: &mut Ctx<'_>) -> w
     let mut media = Vec::new();
     let mut pat = ctx.buf();
     for (k, p) in content.into_iter().enumerate() {
-        crate::util::set_path(&mut pat, format_args!("{at}/content/{k}"));
+        crate::util::set_path(&mut pat, at, "content", k);
         match p {
             Part::Text(t) | Part::Refusal(t) => {
                 drop_cache(ctx, &t.meta, &pat);

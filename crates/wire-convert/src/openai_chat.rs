@@ -51,7 +51,7 @@ pub fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Reque
     // At most one neutral message per wire message (tool messages merge).
     out.messages.reserve(req.messages.len());
     for (i, m) in req.messages.into_iter().enumerate() {
-        util::set_path(&mut at, format_args!("/messages/{i}"));
+        util::set_path(&mut at, "", "messages", i);
         let at = at.as_str();
         match m {
             w::Message::System(s) => push_system(&mut out.messages, Role::System, s, at, ctx),
@@ -1016,7 +1016,7 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
             let mut moved: Vec<w::ContentPart> = Vec::new();
             let mut pat = ctx.buf();
             for (j, p) in m.content.into_iter().enumerate() {
-                set_path(&mut pat, format_args!("{at}/content/{j}"));
+                set_path(&mut pat, &at, "content", j);
                 match p {
                     Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, ctx)),
                     other => {
@@ -1072,7 +1072,7 @@ fn encode_result(
     let mut parts: Vec<w::ContentPart> = Vec::new();
     let mut pat_buf = ctx.buf();
     for (k, p) in r.content.into_iter().enumerate() {
-        set_path(&mut pat_buf, format_args!("{at}/content/{k}"));
+        set_path(&mut pat_buf, at, "content", k);
         let pat = pat_buf.as_str();
         match p {
             Part::Text(t) => {
@@ -1198,7 +1198,7 @@ fn encode_content(
     let mut out = Vec::with_capacity(parts.len());
     let mut pat_buf = ctx.buf();
     for (j, p) in parts.into_iter().enumerate() {
-        set_path(&mut pat_buf, format_args!("{at}/content/{j}"));
+        set_path(&mut pat_buf, at, "content", j);
         let pat = pat_buf.as_str();
         if assistant && matches!(p, Part::Image(_) | Part::Audio(_) | Part::Document(_)) {
             ctx.loss(
@@ -1430,12 +1430,17 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
     let mut fields = ctx.take_vendor_fields(&mut v, at);
     let mut content_parts: Vec<Part> = Vec::new();
     let mut refusal = None;
-    let mut tool_calls: Vec<w::ToolCall> = Vec::new();
+    let calls = m
+        .content
+        .iter()
+        .filter(|p| matches!(p, Part::ToolCall(_)))
+        .count();
+    let mut tool_calls: Vec<w::ToolCall> = Vec::with_capacity(calls);
     let mut reasoning_content = None;
     let mut content_at = Vec::new();
     let mut pat = ctx.buf();
     for (j, p) in m.content.into_iter().enumerate() {
-        set_path(&mut pat, format_args!("{at}/content/{j}"));
+        set_path(&mut pat, at, "content", j);
         match p {
             Part::ToolCall(c) => tool_calls.push(encode_call(c, &pat, ctx)),
             Part::Refusal(t)
@@ -1479,13 +1484,12 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
         let mut text: Vec<String> = Vec::new();
         let mut pat_buf = ctx.buf();
         for (p, j) in content_parts.into_iter().zip(&content_at) {
-            set_path(&mut pat_buf, format_args!("{at}/content/{j}"));
+            set_path(&mut pat_buf, at, "content", *j);
             let pat = pat_buf.as_str();
             drop_cache(ctx, p.meta(), pat);
-            let sig = format!("{pat}/signature");
             let _ = ctx.own(
                 p.meta().signature.as_ref(),
-                format_args!("{sig}"),
+                format_args!("{pat}/signature"),
                 "a reasoning signature",
             );
             let _ = ctx.vendor_fields(&p.meta().vendor, pat);
@@ -1499,7 +1503,7 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
         let mut parts = Vec::new();
         let mut pat_buf = ctx.buf();
         for (p, j) in content_parts.into_iter().zip(content_at) {
-            set_path(&mut pat_buf, format_args!("{at}/content/{j}"));
+            set_path(&mut pat_buf, at, "content", j);
             let pat = pat_buf.as_str();
             if matches!(p, Part::Image(_) | Part::Audio(_) | Part::Document(_)) {
                 ctx.loss(

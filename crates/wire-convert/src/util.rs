@@ -124,10 +124,28 @@ pub(crate) fn parse_data_url(url: &str) -> Option<(String, String)> {
 
 /// Rewrites `buf` to `args`: a pointer built in a buffer reused across the items of a
 /// loop, instead of a fresh `String` per item (the hot path of long transcripts).
-pub(crate) fn set_path(buf: &mut String, args: std::fmt::Arguments<'_>) {
-    use std::fmt::Write;
+///
+/// The pointer is `{parent}/{key}/{index}`, written without the formatting machinery: a
+/// short response's conversion writes one per part, and `format!` made those pointers a
+/// large share of its time.
+pub(crate) fn set_path(buf: &mut String, parent: &str, key: &str, index: usize) {
     buf.clear();
-    let _ = buf.write_fmt(args);
+    buf.push_str(parent);
+    buf.push('/');
+    buf.push_str(key);
+    buf.push('/');
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut n = index;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.extend(digits[start..].iter().map(|&d| char::from(d)));
 }
 
 /// Unix seconds of an RFC 3339 date-time (`2024-05-01T12:30:00.123456Z`,
@@ -328,6 +346,23 @@ pub(crate) fn drop_cache(ctx: &mut Ctx<'_>, meta: &PartMeta, at: &str) {
 mod tests {
     use super::*;
     use serde_json::Map;
+
+    #[test]
+    fn pointers_are_parent_key_and_index() {
+        let mut buf = String::from("left over");
+        for (index, want) in [
+            (0, "/m/content/0"),
+            (9, "/m/content/9"),
+            (10, "/m/content/10"),
+            (12345, "/m/content/12345"),
+            (u32::MAX as usize, "/m/content/4294967295"),
+        ] {
+            set_path(&mut buf, "/m", "content", index);
+            assert_eq!(buf, want);
+        }
+        set_path(&mut buf, "", "messages", 3);
+        assert_eq!(buf, "/messages/3");
+    }
 
     #[test]
     fn gaps_are_whitespace_outside_strings_only() {
