@@ -28,6 +28,9 @@ pub struct Ctx<'a> {
     /// Pointer buffers handed out by [`Ctx::buf`] and given back: a part's encoder
     /// builds the pointers of its nested parts in one without allocating each time.
     bufs: Vec<String>,
+    /// Only the conversation items are being written ([`crate::encode_messages_from`]):
+    /// losses outside `/messages` concern nothing written and are not recorded.
+    pub(crate) items_only: bool,
 }
 
 /// Where each neutral item came from: every pointer pair written once into one buffer
@@ -63,6 +66,7 @@ impl<'a> Ctx<'a> {
             losses: Vec::new(),
             map: SourceMap::default(),
             bufs: Vec::new(),
+            items_only: false,
         }
     }
 
@@ -79,7 +83,15 @@ impl<'a> Ctx<'a> {
     }
 
     /// Records a loss at `path`.
-    pub fn loss(&mut self, path: impl Into<String>, kind: LossKind, detail: impl Into<String>) {
+    pub fn loss(
+        &mut self,
+        path: impl AsRef<str> + Into<String>,
+        kind: LossKind,
+        detail: impl Into<String>,
+    ) {
+        if self.items_only && !path.as_ref().starts_with("/messages") {
+            return;
+        }
         self.losses.push(Loss {
             path: path.into(),
             kind,

@@ -319,6 +319,8 @@ impl Items for wire_types::openai_responses::Request {
 /// How an encoded request is handed back: whole, or its conversation items alone.
 trait RequestOutput: Sized {
     fn write_request<T: Serialize + Items>(value: &T) -> Self;
+    /// Whether only the conversation items are written.
+    const ITEMS_ONLY: bool = false;
 }
 
 impl<O: Output> RequestOutput for O {
@@ -331,6 +333,8 @@ impl<O: Output> RequestOutput for O {
 struct ItemsOut(Vec<Box<RawValue>>);
 
 impl RequestOutput for ItemsOut {
+    const ITEMS_ONLY: bool = true;
+
     fn write_request<T: Serialize + Items>(value: &T) -> Self {
         ItemsOut(value.items())
     }
@@ -443,6 +447,7 @@ fn encode_request_to<O: RequestOutput>(
 ) -> Result<Converted<O>, Error> {
     let mut ctx = Ctx::new(to, options);
     ctx.source = from;
+    ctx.items_only = O::ITEMS_ONLY;
     if from != Some(to) {
         passes::order_results(&mut req.messages, &mut ctx);
     }
@@ -565,7 +570,8 @@ pub fn encode_request_from(
 /// messages (Responses input items, Gemini contents) — each as its own JSON text, ready
 /// to be appended to a conversation held in that format. Nothing else is built, so it is
 /// the cheap way to write a few messages (an agent's follow-up turn). Loss paths are as
-/// in [`encode_request`].
+/// in [`encode_request`]; only losses under `/messages` are reported, since nothing else
+/// of the request (its model, its tools) is written.
 ///
 /// ```
 /// use wire_convert::model::{Message, Request, Role};

@@ -746,7 +746,16 @@ pub fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Reque
         String::new()
     });
     let tools = encode_tools(req.tools, ctx);
-    let mut messages = Vec::with_capacity(req.messages.len());
+    // A neutral tool message becomes one message per result.
+    let count = req
+        .messages
+        .iter()
+        .map(|m| match m.role {
+            Role::Tool => m.content.len().max(1),
+            _ => 1,
+        })
+        .sum();
+    let mut messages = Vec::with_capacity(count);
     for (i, m) in req.messages.into_iter().enumerate() {
         encode_message(m, i, &mut messages, ctx);
     }
@@ -1069,7 +1078,7 @@ fn encode_result(
         "a reasoning signature",
     );
     let as_parts = r.meta.vendor.flag(F, "parts");
-    let mut parts: Vec<w::ContentPart> = Vec::new();
+    let mut parts: Vec<w::ContentPart> = Vec::with_capacity(r.content.len());
     let mut pat_buf = ctx.buf();
     for (k, p) in r.content.into_iter().enumerate() {
         set_path(&mut pat_buf, at, "content", k);

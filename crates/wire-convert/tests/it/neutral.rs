@@ -205,3 +205,30 @@ fn a_part_kept_whole_that_no_longer_reads_is_a_loss_not_a_silent_drop() {
         out.losses
     );
 }
+
+#[test]
+fn message_items_report_the_losses_of_the_messages_only() {
+    use wire_convert::encode_messages_from;
+    use wire_convert::model::{Cache, Message, Part, Role};
+    let mut cached = Part::text("hi");
+    if let Part::Text(t) = &mut cached {
+        t.meta.cache = Some(Cache::default());
+    }
+    // No model: a request-level loss for the formats that carry the model in the body.
+    let request = Request {
+        messages: vec![Message::new(Role::User, vec![cached])],
+        ..Default::default()
+    };
+    for format in [Format::OpenaiChat, Format::Mistral, Format::Ollama] {
+        let whole = encode_request(request.clone(), format, &Options::default()).unwrap();
+        assert!(
+            whole.losses.iter().any(|l| l.path == "/model"),
+            "{format}: {:?}",
+            whole.losses
+        );
+        let items =
+            encode_messages_from(request.clone(), None, format, &Options::default()).unwrap();
+        let paths: Vec<&str> = items.losses.iter().map(|l| l.path.as_str()).collect();
+        assert_eq!(paths, ["/messages/0/content/0/cache"], "{format}");
+    }
+}
