@@ -155,13 +155,8 @@ pub(crate) fn follow_up(
         ..Default::default()
     };
     // The follow-up is the response's own format: its history is written back as it is.
+    // Its losses concern the appended messages only (not a missing model or max_tokens).
     let encoded =
         wire_convert::encode_messages_from(request, Some(format), format, &Options::default())?;
-    // Only what concerns the appended messages (not a missing model or max_tokens).
-    let losses = encoded
-        .losses
-        .into_iter()
-        .filter(|l| l.path.starts_with("/messages"))
-        .collect();
-    Ok((encoded.value, losses))
+    Ok((encoded.value, encoded.losses))
 }
