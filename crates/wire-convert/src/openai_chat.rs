@@ -440,7 +440,11 @@ impl From<w::AssistantMessage> for AssistantParts {
 impl From<w::ResponseMessage> for AssistantParts {
     fn from(a: w::ResponseMessage) -> Self {
         let mut fields = Map::new();
-        keep(&mut fields, "role", &a.role);
+        // `assistant` is what the encoder writes back: only another role is kept (an
+        // absent one is the hint `no_role`, set by the caller).
+        if a.role.as_deref() != Some("assistant") {
+            keep(&mut fields, "role", &a.role);
+        }
         keep(&mut fields, "annotations", &a.annotations);
         keep(&mut fields, "audio", &a.audio);
         keep(&mut fields, "function_call", &a.function_call);
@@ -647,15 +651,30 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
     };
     for (i, c) in resp.choices.into_iter().enumerate() {
         let neutral = format!("/choices/{i}/message");
-        let message = decode_assistant_at(
+        let no_role = c.message.role.is_none();
+        let mut message = decode_assistant_at(
             AssistantParts::from(c.message),
             &neutral,
             &format!("/choices/{i}/message"),
             ctx,
         );
-        let mut v = vendor_from_extra(F, &c.extra, &["finish_reason"]);
-        keep(&mut v.fields, "index", &c.index);
-        keep(&mut v.fields, "logprobs", &c.logprobs);
+        if no_role {
+            message.vendor.set_hint(F, "no_role", true);
+            message.vendor.format = Some(F);
+        }
+        // What the encoder writes back unless told otherwise: `index` = the position,
+        // `logprobs: null`. Only a difference is kept.
+        let mut v = vendor_from_extra(F, &c.extra, &["finish_reason", "logprobs"]);
+        match c.index {
+            Some(n) if n as usize == i => {}
+            Some(_) => keep(&mut v.fields, "index", &c.index),
+            None => v.set_hint(F, "no_index", true),
+        }
+        match &c.logprobs {
+            Some(_) => keep(&mut v.fields, "logprobs", &c.logprobs),
+            None if c.extra.was_null("logprobs") => {}
+            None => v.set_hint(F, "no_logprobs", true),
+        }
         if !v.is_empty() {
             v.format = Some(F);
         }
@@ -1653,7 +1672,7 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
     let service_tier = take_str(&mut fields, "service_tier");
     let mut choices = Vec::with_capacity(resp.choices.len());
     for (i, c) in resp.choices.into_iter().enumerate() {
-        choices.push(encode_choice(c, i, ctx));
+        choices.push(encode_choice(c, i, v.format == Some(F), ctx));
     }
     let mut extra = Extra::from(fields);
     if v.format == Some(F) {
@@ -1693,17 +1712,19 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
     })
 }
 
-fn encode_choice(c: Choice, i: usize, ctx: &mut Ctx<'_>) -> w::Choice {
+/// `same_response`: the response was decoded from this format.
+fn encode_choice(c: Choice, i: usize, same_response: bool, ctx: &mut Ctx<'_>) -> w::Choice {
     let at = format!("/choices/{i}");
     let mut fields = ctx.vendor_fields(&c.vendor, &at);
-    let same = c.vendor.format == Some(F) || c.message.vendor.format == Some(F);
+    let same = same_response || c.vendor.format == Some(F) || c.message.vendor.format == Some(F);
+    let no_role = c.message.vendor.flag(F, "no_role");
     let parts = encode_assistant_parts(c.message, &format!("{at}/message"), ctx);
     let mut pf = parts.fields;
     let mut message = w::ResponseMessage {
         role: pf
             .remove("role")
             .and_then(|r| r.as_str().map(str::to_owned))
-            .or_else(|| (!same).then(|| "assistant".to_owned())),
+            .or_else(|| (!no_role).then(|| "assistant".to_owned())),
         content: parts.content,
         refusal: parts.refusal,
         tool_calls: parts.tool_calls,
@@ -1728,12 +1749,16 @@ fn encode_choice(c: Choice, i: usize, ctx: &mut Ctx<'_>) -> w::Choice {
         .remove("index")
         .and_then(|x| x.as_u64())
         .map(|x| x as u32)
-        .or_else(|| (!same).then_some(i as u32));
+        .or_else(|| (!c.vendor.flag(F, "no_index")).then_some(i as u32));
     let logprobs = fields.remove("logprobs");
+    let null_logprobs = same && logprobs.is_none() && !c.vendor.flag(F, "no_logprobs");
     let finish_reason = c
         .stop_reason
         .map(|r| encode_stop(&r, &format!("{at}/stop_reason"), ctx));
     let mut extra = extra_from(fields, &c.vendor, w::Choice::FIELDS, ctx);
+    if null_logprobs {
+        extra.mark_null("logprobs");
+    }
     if finish_reason.is_none() && c.vendor.format == Some(F) {
         // `finish_reason: null` was handled as a neutral `None`; put it back.
         if c.vendor
