@@ -653,7 +653,7 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
         let neutral = format!("/choices/{i}/message");
         let no_role = c.message.role.is_none();
         let mut message = decode_assistant_at(
-            AssistantParts::from(c.message),
+            AssistantParts::from(*c.message),
             &neutral,
             &format!("/choices/{i}/message"),
             ctx,
@@ -726,7 +726,11 @@ fn decode_usage(u: w::Usage) -> Usage {
     if let Some(p) = u.prompt_tokens_details {
         out.cached_input_tokens = p.cached_tokens;
         out.cache_write_tokens = p.cache_write_tokens;
-        v.set_hint(F, "prompt_details", true);
+        // The encoder writes the object back for a count it holds; the hint is for one
+        // that held none.
+        if p.cached_tokens.is_none() && p.cache_write_tokens.is_none() {
+            v.set_hint(F, "prompt_details", true);
+        }
         let rest = wire_types::to_value(&w::PromptTokensDetails {
             cached_tokens: None,
             cache_write_tokens: None,
@@ -738,7 +742,9 @@ fn decode_usage(u: w::Usage) -> Usage {
     }
     if let Some(c) = u.completion_tokens_details {
         out.reasoning_tokens = c.reasoning_tokens;
-        v.set_hint(F, "completion_details", true);
+        if c.reasoning_tokens.is_none() {
+            v.set_hint(F, "completion_details", true);
+        }
         let rest = wire_types::to_value(&w::CompletionTokensDetails {
             reasoning_tokens: None,
             ..c
@@ -1731,8 +1737,8 @@ fn encode_choice(c: Choice, i: usize, same_response: bool, ctx: &mut Ctx<'_>) ->
         annotations: pf
             .remove("annotations")
             .and_then(|a| serde_json::from_value(a).ok()),
-        audio: pf.remove("audio"),
-        function_call: pf.remove("function_call"),
+        audio: pf.remove("audio").map(Box::new),
+        function_call: pf.remove("function_call").map(Box::new),
         reasoning_content: parts.reasoning_content,
         extra: parts.extra,
     };
@@ -1772,9 +1778,9 @@ fn encode_choice(c: Choice, i: usize, same_response: bool, ctx: &mut Ctx<'_>) ->
     }
     w::Choice {
         index,
-        message,
+        message: Box::new(message),
         finish_reason,
-        logprobs,
+        logprobs: logprobs.map(Box::new),
         extra,
     }
 }

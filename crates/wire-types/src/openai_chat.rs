@@ -556,11 +556,11 @@ wire_struct! {
         /// 0-based choice index.
         opt index: u32 = "index",
         /// The assistant message.
-        req message: ResponseMessage = "message",
+        req message: Box<ResponseMessage> = "message",
         /// Why generation stopped.
         opt finish_reason: FinishReason = "finish_reason",
         /// Log-probabilities, when requested.
-        opt logprobs: Value = "logprobs",
+        opt logprobs: Box<Value> = "logprobs",
     }
 }
 
@@ -579,9 +579,9 @@ wire_struct! {
         /// URL citations from web search.
         opt annotations: Vec<Value> = "annotations",
         /// Audio output.
-        opt audio: Value = "audio",
+        opt audio: Box<Value> = "audio",
         /// Deprecated single function call.
-        opt function_call: Value = "function_call",
+        opt function_call: Box<Value> = "function_call",
         /// Reasoning text from OpenAI-compatible reasoning servers (DeepSeek).
         opt reasoning_content: String = "reasoning_content",
     }

@@ -49,7 +49,8 @@ fn every_response_fixture_round_trips_through_the_neutral_model() {
 #[test]
 fn openai_chat_choice_defaults_and_their_exceptions_round_trip() {
     // What the decoder does not record (role `assistant`, `index` = position,
-    // `logprobs: null`) comes back by default; an absent field or another value is kept.
+    // `logprobs: null`, a usage details object with a count in it) comes back by default;
+    // an absent field or another value is kept.
     let choice = |i: usize, extra: serde_json::Value| {
         let mut c = serde_json::json!({
             "message": {"role": "assistant", "content": "hi", "refusal": null},
@@ -82,7 +83,15 @@ fn openai_chat_choice_defaults_and_their_exceptions_round_trip() {
             choice(3, serde_json::json!({"no_index": true, "logprobs": null})),
             choice(4, serde_json::json!({})),
             choice(5, serde_json::json!({"logprobs": {"content": []}})),
-        ]
+        ],
+        // An empty details object comes back (a hint), one with a count is rebuilt.
+        "usage": {
+            "prompt_tokens": 1,
+            "completion_tokens": 2,
+            "total_tokens": 3,
+            "prompt_tokens_details": {},
+            "completion_tokens_details": {"reasoning_tokens": 0}
+        }
     });
     assert!(input["choices"][1]["message"].get("role").is_none());
     assert!(input["choices"][3].get("index").is_none());

@@ -239,12 +239,12 @@ fn response() -> impl Strategy<Value = Response> {
     )
         .prop_map(|(content, tool_calls, finish_reason)| Choice {
             index: Some(0),
-            message: ResponseMessage {
+            message: Box::new(ResponseMessage {
                 role: Some("assistant".into()),
                 content,
                 tool_calls,
                 ..Default::default()
-            },
+            }),
             finish_reason,
             logprobs: None,
             extra: Extra::new(),
