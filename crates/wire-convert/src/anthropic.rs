@@ -69,7 +69,7 @@
 //! `no_type`, `no_role`, `no_id`, `no_model`, `no_usage`; on usage `details`; and `nulls`
 //! (explicit nulls) everywhere.
 
-use crate::ctx::vendor_from_extra;
+use crate::ctx::{extra_from, vendor_from_extra};
 use crate::model::{
     self, Arguments, Cache, Choice, Dialect, Media, Message, Opaque, OutputFormat, Part, PartMeta,
     Reasoning, ReasoningConfig, Role, Settings, Signed, Source, StopKind, StopReason, Text, Tool,
@@ -125,31 +125,6 @@ fn merge_vendor(into: &mut Vendor, from: Vendor) {
     into.format = from.format.or(into.format);
     into.fields.extend(from.fields);
     into.hints.extend(from.hints);
-}
-
-/// The unknown fields left in `fields`, plus the explicit nulls `v` recorded for the
-/// known fields of a wire struct (`known`: its `FIELDS`).
-fn extra_from(
-    fields: Map<String, Value>,
-    v: &Vendor,
-    known: &'static [&'static str],
-    ctx: &mut Ctx<'_>,
-) -> Extra {
-    let mut extra = Extra::from(fields);
-    if v.format == Some(F) {
-        let marks = ctx.extra(
-            &Vendor {
-                fields: Default::default(),
-                ..v.clone()
-            },
-            known,
-            "",
-        );
-        for n in marks.nulls() {
-            extra.mark_null(n);
-        }
-    }
-    extra
 }
 
 /// Reports what a part carries that no Anthropic block has: a signature on a
@@ -1794,7 +1769,9 @@ fn push_turn(
     let separate = m.vendor.flag(F, "separate");
     let had_content = !m.content.is_empty();
     let Message {
-        content, vendor, ..
+        content,
+        mut vendor,
+        ..
     } = m;
     let mut blocks = Vec::with_capacity(content.len());
     let mut pat = ctx.buf();
@@ -1806,7 +1783,7 @@ fn push_turn(
 
     let merge = kind != Turn::System && !separate;
     if let Some(prev) = turns.last_mut().filter(|t| merge && t.kind == kind) {
-        for (k, val) in ctx.vendor_fields(&vendor, at) {
+        for (k, val) in ctx.take_vendor_fields(&mut vendor, at) {
             prev.extra.insert(k, val);
         }
         let lead = prev
@@ -1845,7 +1822,7 @@ fn push_turn(
         prev.last_tool = is_tool;
         return;
     }
-    let fields = ctx.vendor_fields(&vendor, at);
+    let fields = ctx.take_vendor_fields(&mut vendor, at);
     let extra = extra_from(fields, &vendor, w::Message::FIELDS, ctx);
     turns.push(TurnOut {
         role,
@@ -1976,9 +1953,9 @@ fn encode_part(
     }
 }
 
-fn encode_text(t: Text, at: &str, ctx: &mut Ctx<'_>) -> w::TextBlock {
+fn encode_text(mut t: Text, at: &str, ctx: &mut Ctx<'_>) -> w::TextBlock {
     part_checks(&t.meta, at, ctx);
-    let mut fields = ctx.vendor_fields(&t.meta.vendor, at);
+    let mut fields = ctx.take_vendor_fields(&mut t.meta.vendor, at);
     let citations = take(&mut fields, "citations");
     let cache_control = encode_cache(t.meta.cache, &mut fields, at, ctx);
     w::TextBlock {
@@ -2188,9 +2165,9 @@ fn document_data(
     }
 }
 
-fn encode_call(c: ToolCall, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w::ContentBlock {
+fn encode_call(mut c: ToolCall, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w::ContentBlock {
     part_checks(&c.meta, at, ctx);
-    let mut fields = ctx.vendor_fields(&c.meta.vendor, at);
+    let mut fields = ctx.take_vendor_fields(&mut c.meta.vendor, at);
     let caller = take(&mut fields, "caller");
     let cache_control = encode_cache(c.meta.cache, &mut fields, at, ctx);
     // Calls to a tool with a non-object schema were wrapped before encoding
@@ -2282,8 +2259,9 @@ fn encode_result(r: ToolResult, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w
             format!("anthropic tool results carry no tool name, and the call of `{name}` is not in the conversation"),
         );
     }
+    let mut meta = meta;
+    let mut fields = ctx.take_vendor_fields(&mut meta.vendor, at);
     let v = &meta.vendor;
-    let mut fields = ctx.vendor_fields(v, at);
     let cache_control = encode_cache(meta.cache.clone(), &mut fields, at, ctx);
     let parts_hint = v.flag(F, "parts");
     let string =

@@ -96,7 +96,7 @@
 //! and `$additionalModelRequestFields.<key>` the keys of that object the neutral model
 //! has no place for.
 
-use crate::ctx::vendor_from_extra;
+use crate::ctx::{extra_from, vendor_from_extra};
 use crate::model::{
     self, Arguments, Cache, Choice, Dialect, Json, Media, Message, OutputFormat, Part, PartMeta,
     Reasoning, ReasoningConfig, Role, Settings, Signed, Source, StopKind, StopReason, Text, Tool,
@@ -1466,31 +1466,6 @@ fn take_field<T: DeserializeOwned>(fields: &mut Map<String, Value>, key: &str) -
             None
         }
     }
-}
-
-/// An `Extra` from fields already taken out of `v` (with `vendor_fields`), with the
-/// explicit nulls of `v` marked again.
-fn extra_from(
-    fields: Map<String, Value>,
-    v: &Vendor,
-    known: &'static [&'static str],
-    ctx: &mut Ctx<'_>,
-) -> Extra {
-    let mut extra = Extra::from(fields);
-    if v.format == Some(F) {
-        let marks = ctx.extra(
-            &Vendor {
-                fields: Default::default(),
-                ..v.clone()
-            },
-            known,
-            "",
-        );
-        for n in marks.nulls() {
-            extra.mark_null(n);
-        }
-    }
-    extra
 }
 
 /// `additionalModelRequestFields`: the source's own (same format), plus `top_k` and

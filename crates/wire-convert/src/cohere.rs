@@ -50,7 +50,7 @@
 //! `type`), `no_id` (a call without `id`), `content_empty` (a response's `content: []`),
 //! `role` (a response message's role), `tokens` (usage had `tokens`), `nulls`.
 
-use crate::ctx::vendor_from_extra;
+use crate::ctx::{extra_from, vendor_from_extra};
 use crate::model::{
     self, Arguments, Choice, Dialect, Json, Media, Message, OutputFormat, Part, PartMeta,
     ReasoningConfig, Role, Settings, Source, StopKind, StopReason, Text, Tool, ToolCall,
@@ -1553,31 +1553,6 @@ fn image_detail(v: &Vendor) -> (Option<String>, Vendor) {
         }
         _ => (None, v.clone()),
     }
-}
-
-/// An [`Extra`] of `fields` with the explicit nulls of `v` (when it is Cohere's) marked
-/// again among `known`.
-fn extra_from(
-    fields: Map<String, Value>,
-    v: &Vendor,
-    known: &'static [&'static str],
-    ctx: &mut Ctx<'_>,
-) -> Extra {
-    let mut extra = Extra::from(fields);
-    if v.format == Some(F) {
-        let marks = ctx.extra(
-            &Vendor {
-                fields: Default::default(),
-                ..v.clone()
-            },
-            known,
-            "",
-        );
-        for n in marks.nulls() {
-            extra.mark_null(n);
-        }
-    }
-    extra
 }
 
 #[cfg(test)]

@@ -104,6 +104,11 @@ impl<'a> Ctx<'a> {
     pub fn map(&mut self, neutral: impl std::fmt::Display, source: impl std::fmt::Display) {
         use std::fmt::Write;
         let m = &mut self.map;
+        if m.text.capacity() == 0 {
+            // Room for a short response's pointers at once, instead of growing to it.
+            m.text.reserve(256);
+            m.spans.reserve(8);
+        }
         let a = m.text.len();
         let _ = write!(m.text, "{neutral}");
         let b = m.text.len();
@@ -193,6 +198,20 @@ impl<'a> Ctx<'a> {
             }
         }
     }
+}
+
+/// An encoder's [`Extra`] for a wire struct: the unknown fields left in `fields` (the
+/// vendor fields it did not map), plus the explicit nulls `vendor` recorded for the known
+/// fields `known` (the struct's `FIELDS`) when it is this format's.
+pub(crate) fn extra_from(
+    fields: Map<String, Value>,
+    vendor: &Vendor,
+    known: &'static [&'static str],
+    ctx: &Ctx<'_>,
+) -> Extra {
+    let mut extra = Extra::from(fields);
+    ctx.mark_nulls(&mut extra, vendor, known);
+    extra
 }
 
 /// What of a reasoning part an encoder may write (see [`Ctx::reasoning`]).

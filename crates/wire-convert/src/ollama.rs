@@ -66,7 +66,7 @@
 //! finished response without `done_reason`), `function_nulls` / `tool_nulls` (explicit
 //! nulls of a call's `function` / of a tool's outer object), `nulls`.
 
-use crate::ctx::vendor_from_extra;
+use crate::ctx::{extra_from, vendor_from_extra};
 use crate::model::{
     self, Arguments, Choice, Dialect, Media, Message, OutputFormat, Part, PartMeta,
     ReasoningConfig, Role, Settings, Source, StopKind, StopReason, Tool, ToolCall, ToolChoice,
@@ -1681,31 +1681,6 @@ fn take_str(fields: &mut Map<String, Value>, key: &str) -> Option<String> {
         }
         None => None,
     }
-}
-
-/// An [`Extra`] of `fields` with the explicit nulls of `v` (when it is Ollama's) marked
-/// again among `known`.
-fn extra_from(
-    fields: Map<String, Value>,
-    v: &Vendor,
-    known: &'static [&'static str],
-    ctx: &mut Ctx<'_>,
-) -> Extra {
-    let mut extra = Extra::from(fields);
-    if v.format == Some(F) {
-        let marks = ctx.extra(
-            &Vendor {
-                fields: Default::default(),
-                ..v.clone()
-            },
-            known,
-            "",
-        );
-        for n in marks.nulls() {
-            extra.mark_null(n);
-        }
-    }
-    extra
 }
 
 /// Marks the nulls listed in hint `key` of `v` among `known`.

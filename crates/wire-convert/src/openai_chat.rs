@@ -18,7 +18,7 @@
 //! `max_tokens`, not `max_completion_tokens`), `stop_string` (stop was a string),
 //! `function_role` (a deprecated `function` message), `nulls`.
 
-use crate::ctx::vendor_from_extra;
+use crate::ctx::{extra_from, vendor_from_extra};
 use crate::model::{
     self, Arguments, Choice, Dialect, Json, Media, Message, OutputFormat, Part, PartMeta,
     ReasoningConfig, Role, Settings, Source, StopKind, StopReason, Text, Tool, ToolCall,
@@ -1077,18 +1077,6 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
     }
 }
 
-fn extra_from(
-    fields: Map<String, Value>,
-    v: &Vendor,
-    known: &'static [&'static str],
-    ctx: &mut Ctx<'_>,
-) -> Extra {
-    let mut extra = Extra::from(fields);
-    // Re-mark explicit nulls (the fields themselves were taken by `vendor_fields`).
-    ctx.mark_nulls(&mut extra, v, known);
-    extra
-}
-
 fn encode_result(
     r: ToolResult,
     at: &str,
@@ -1680,22 +1668,7 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
     for (i, c) in resp.choices.into_iter().enumerate() {
         choices.push(encode_choice(c, i, v.format == Some(F), ctx));
     }
-    let mut extra = Extra::from(fields);
-    if v.format == Some(F) {
-        for n in ctx
-            .extra(
-                &Vendor {
-                    fields: Default::default(),
-                    ..v.clone()
-                },
-                w::Response::FIELDS,
-                "",
-            )
-            .nulls()
-        {
-            extra.mark_null(n);
-        }
-    }
+    let extra = extra_from(fields, &v, w::Response::FIELDS, ctx);
     Ok(w::Response {
         id: resp.id.or_else(|| (v.format != Some(F)).then(String::new)),
         object,
