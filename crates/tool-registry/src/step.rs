@@ -108,15 +108,18 @@ impl ToolRegistry {
                 response: Box::new(response),
             });
         };
-        let calls: Vec<ToolCall> = choice
-            .message
-            .content
-            .iter()
-            .filter_map(|p| match p {
-                Part::ToolCall(c) => Some(c.clone()),
-                _ => None,
-            })
-            .collect();
+        let mut calls: Vec<ToolCall> = Vec::with_capacity(
+            choice
+                .message
+                .content
+                .iter()
+                .filter(|p| matches!(p, Part::ToolCall(_)))
+                .count(),
+        );
+        calls.extend(choice.message.content.iter().filter_map(|p| match p {
+            Part::ToolCall(c) => Some(c.clone()),
+            _ => None,
+        }));
         if calls.is_empty() {
             let text = choice.message.joined_text();
             return Ok(Step::Final {

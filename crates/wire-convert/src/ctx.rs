@@ -73,7 +73,8 @@ impl<'a> Ctx<'a> {
     /// An empty string to build pointers in (see [`crate::util::set_path`]), taken from
     /// the buffers given back with [`Ctx::give_back`] when there is one.
     pub(crate) fn buf(&mut self) -> String {
-        self.bufs.pop().unwrap_or_default()
+        // Room for a deep pointer, so building one does not grow it twice.
+        self.bufs.pop().unwrap_or_else(|| String::with_capacity(64))
     }
 
     /// Returns a buffer from [`Ctx::buf`] for reuse.

@@ -652,12 +652,9 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
     for (i, c) in resp.choices.into_iter().enumerate() {
         let neutral = format!("/choices/{i}/message");
         let no_role = c.message.role.is_none();
-        let mut message = decode_assistant_at(
-            AssistantParts::from(*c.message),
-            &neutral,
-            &format!("/choices/{i}/message"),
-            ctx,
-        );
+        // The same pointer on both sides.
+        let mut message =
+            decode_assistant_at(AssistantParts::from(*c.message), &neutral, &neutral, ctx);
         if no_role {
             message.vendor.set_hint(F, "no_role", true);
             message.vendor.format = Some(F);
