@@ -151,14 +151,12 @@ impl<'a> Ctx<'a> {
                 for key in vendor.fields.keys() {
                     let mut path = at.to_owned();
                     wire_types::push_token(&mut path, key);
-                    self.losses.push(Loss {
-                        path,
-                        kind: LossKind::Dropped,
-                        detail: format!(
-                            "`{key}` is a {f} field with no equivalent in {}",
-                            self.format
-                        ),
-                    });
+                    let detail = format!(
+                        "`{key}` is a {f} field with no equivalent in {}",
+                        self.format
+                    );
+                    // Through `loss`, so a messages-only encode skips request fields.
+                    self.loss(path, LossKind::Dropped, detail);
                 }
                 Map::new()
             }
