@@ -434,7 +434,9 @@ fn start(entry: &Entry, input: Value) -> Started {
         input
     };
     #[cfg(feature = "validate")]
-    if let Some(v) = &entry.validator {
+    // `is_valid` first: it stops at the first problem and builds no error, so valid
+    // input (the common case) costs no allocation.
+    if let Some(v) = entry.validator.as_ref().filter(|v| !v.is_valid(&input)) {
         let problems: Vec<String> = v
             .iter_errors(&input)
             .take(5)

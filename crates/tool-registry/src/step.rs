@@ -19,6 +19,9 @@ pub enum Step {
         text: String,
         /// The response in the neutral model (boxed: it is large next to the other arm).
         response: Box<model::Response>,
+        /// What the neutral model could not carry from the response (decoding keeps what
+        /// it does not model as vendor data, so this is normally empty).
+        losses: Vec<Loss>,
     },
     /// The model called tools; they ran. Append `append` to the conversation and call
     /// the model again.
@@ -37,7 +40,8 @@ pub enum Step {
         /// and Cohere `tool` messages.
         append: Vec<Box<RawValue>>,
         /// What the format could not carry in the follow-up (e.g. an image in an OpenAI
-        /// tool result, moved to a user message).
+        /// tool result, moved to a user message), after what decoding the response could
+        /// not carry (normally nothing).
         losses: Vec<Loss>,
     },
 }
@@ -46,12 +50,17 @@ impl PartialEq for Step {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
             (
-                Step::Final { text, response },
+                Step::Final {
+                    text,
+                    response,
+                    losses,
+                },
                 Step::Final {
                     text: t,
                     response: r,
+                    losses: l,
                 },
-            ) => text == t && response == r,
+            ) => text == t && response == r && losses == l,
             (
                 Step::Continue {
                     calls,
@@ -101,11 +110,14 @@ impl ToolRegistry {
 
     /// [`ToolRegistry::step`] for async callers.
     pub async fn step_async(&self, format: Format, body: &str) -> Result<Step, Error> {
-        let mut response = wire_convert::decode_response(body, format)?.value;
+        // No source map: the follow-up is written in the response's own format, so its
+        // losses point into the neutral follow-up, not back into the body.
+        let (mut response, mut losses) = wire_convert::decode_response_unmapped(body, format)?;
         let Some(choice) = response.choices.first() else {
             return Ok(Step::Final {
                 text: String::new(),
                 response: Box::new(response),
+                losses,
             });
         };
         let mut calls: Vec<ToolCall> = Vec::with_capacity(
@@ -125,13 +137,19 @@ impl ToolRegistry {
             return Ok(Step::Final {
                 text,
                 response: Box::new(response),
+                losses,
             });
         }
         let results = self.dispatch_all(&calls).await;
         // The response is not handed back on this path: its message moves into the
         // follow-up instead of being copied.
         let message = response.choices.swap_remove(0).message;
-        let (append, losses) = follow_up(format, message, &results)?;
+        let (append, follow_up_losses) = follow_up(format, message, &results)?;
+        if losses.is_empty() {
+            losses = follow_up_losses;
+        } else {
+            losses.extend(follow_up_losses);
+        }
         Ok(Step::Continue {
             calls,
             results,

@@ -1041,7 +1041,7 @@ fn encode_content(
 /// A text part with no text and nothing of Cohere's own on it.
 fn is_empty_text(p: &Part) -> bool {
     matches!(p, Part::Text(t) if t.text.is_empty()
-        && t.meta.vendor.fields_for(F).is_none_or(Map::is_empty))
+        && t.meta.vendor.fields_for(F).is_none_or(model::VendorMap::is_empty))
 }
 
 fn part_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {

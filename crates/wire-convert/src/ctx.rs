@@ -31,6 +31,9 @@ pub struct Ctx<'a> {
     /// Only the conversation items are being written ([`crate::encode_messages_from`]):
     /// losses outside `/messages` concern nothing written and are not recorded.
     pub(crate) items_only: bool,
+    /// No source map is wanted ([`crate::decode_response_unmapped`]): [`Ctx::map`]
+    /// records nothing.
+    pub(crate) unmapped: bool,
 }
 
 /// Where each neutral item came from: every pointer pair written once into one buffer
@@ -67,6 +70,7 @@ impl<'a> Ctx<'a> {
             map: SourceMap::default(),
             bufs: Vec::new(),
             items_only: false,
+            unmapped: false,
         }
     }
 
@@ -104,6 +108,9 @@ impl<'a> Ctx<'a> {
     /// `/tools/1`, `/choices/0/message/content/3`) came from `source` in the input.
     pub fn map(&mut self, neutral: impl std::fmt::Display, source: impl std::fmt::Display) {
         use std::fmt::Write;
+        if self.unmapped {
+            return;
+        }
         let m = &mut self.map;
         if m.text.capacity() == 0 {
             // Room for a short response's pointers at once, instead of growing to it.
@@ -311,18 +318,21 @@ impl Ctx<'_> {
 /// fields, plus the names of known fields that arrived as `null` (hint `nulls`), minus
 /// the nulls listed in `handled` (fields the decoder maps to a neutral value itself).
 pub fn vendor_from_extra(format: Format, extra: &Extra, handled: &[&str]) -> Vendor {
-    let mut vendor = Vendor::new(format, extra.fields().clone());
-    let nulls: Vec<Value> = extra
-        .nulls()
-        .iter()
-        .filter(|n| !handled.contains(n))
-        .map(|n| Value::from(*n))
-        .collect();
-    if !nulls.is_empty() {
+    let mut vendor = Vendor::default();
+    if extra.is_empty() {
+        // The common case: nothing to copy (not even an empty map, which costs a hasher).
+        return vendor;
+    }
+    if !extra.fields().is_empty() {
+        vendor.fields = extra.fields().clone().into();
+    }
+    let nulls = extra.nulls().iter().filter(|n| !handled.contains(n));
+    if nulls.clone().next().is_some() {
+        let nulls = nulls.map(|n| Value::from(*n)).collect();
         vendor.hints.insert("nulls".to_owned(), Value::Array(nulls));
     }
-    if vendor.is_empty() {
-        vendor.format = None;
+    if !vendor.is_empty() {
+        vendor.format = Some(format);
     }
     vendor
 }

@@ -136,8 +136,7 @@ fn keep_rest(v: &mut Vendor, key: &str, rest: Map<String, Value>) {
         v.format.get_or_insert(F);
         let entry = v
             .hints
-            .entry("nulls")
-            .or_insert_with(|| Value::Array(Vec::new()));
+            .get_or_insert_with("nulls", || Value::Array(Vec::new()));
         if let Value::Array(a) = entry {
             a.extend(nulls.into_iter().map(Value::String));
         }

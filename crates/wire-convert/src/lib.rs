@@ -420,12 +420,46 @@ fn decode_request_from(
     })
 }
 
+/// [`decode_response`] for a caller that needs the value and its losses but not
+/// [`Decoded::source_path`]: no source map is built, which saves a pair of pointers per
+/// part. For a response kept in its own format (the agent step writes it back as the
+/// follow-up's history), whose encoder losses already point where they should.
+///
+/// ```
+/// use wire_convert::{decode_response_unmapped, Format};
+///
+/// let body = r#"{"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+///     "content": [{"type": "text", "text": "Hi"}], "stop_reason": "end_turn",
+///     "usage": {"input_tokens": 3, "output_tokens": 1}}"#;
+/// let (response, losses) = decode_response_unmapped(body, Format::Anthropic)?;
+/// assert_eq!(response.choices[0].message.joined_text(), "Hi");
+/// assert!(losses.is_empty());
+/// # Ok::<(), wire_convert::Error>(())
+/// ```
+pub fn decode_response_unmapped(
+    body: &str,
+    from: Format,
+) -> Result<(model::Response, Vec<Loss>), Error> {
+    let decoded = decode_response_with(Input::Text(body), from, &Options::default(), true)?;
+    Ok((decoded.value, decoded.losses))
+}
+
 fn decode_response_from(
     input: Input<'_>,
     from: Format,
     options: &Options,
 ) -> Result<Decoded<model::Response>, Error> {
+    decode_response_with(input, from, options, false)
+}
+
+fn decode_response_with(
+    input: Input<'_>,
+    from: Format,
+    options: &Options,
+    unmapped: bool,
+) -> Result<Decoded<model::Response>, Error> {
     let mut ctx = Ctx::new(from, options);
+    ctx.unmapped = unmapped;
     let value = by_format!(from, "chat response", |m, w| {
         let typed: w::Response = input.read()?;
         m::decode_response(typed, &mut ctx)?

@@ -48,101 +48,157 @@ pub struct Vendor {
     pub hints: VendorMap,
 }
 
-/// The map of a [`Vendor`] record: a JSON object that takes no room until something is
-/// put in it (most parts have no vendor fields, and a part is moved several times in a
-/// conversion). It reads and writes as a [`Map`] (it dereferences to one).
+/// The map of a [`Vendor`] record: a small JSON object, its entries in insertion order in
+/// one list. A record holds one to three entries; a hash map would cost three
+/// allocations and a hasher seed each, a list one allocation (none while empty).
 ///
-/// Equality is of the maps (an emptied map equals one never filled).
+/// It reads like a [`Map`]: `get`, `contains_key`, `iter`, `insert`, `remove`. Equality
+/// is of the maps, in any order (an emptied map equals one never filled).
 #[derive(Debug, Clone, Default)]
-pub struct VendorMap(Option<Box<Map<String, Value>>>);
+pub struct VendorMap(Vec<(String, Value)>);
 
 impl PartialEq for VendorMap {
     fn eq(&self, other: &Self) -> bool {
-        **self == **other
+        self.len() == other.len() && self.iter().all(|(k, v)| other.get(k) == Some(v))
     }
 }
 
 impl VendorMap {
+    /// An empty map (no allocation).
+    pub const fn new() -> Self {
+        VendorMap(Vec::new())
+    }
+
     /// Whether there is nothing in it.
     pub fn is_empty(&self) -> bool {
-        self.0.as_ref().is_none_or(|m| m.is_empty())
+        self.0.is_empty()
     }
 
-    /// Takes the map out, leaving it empty.
-    pub fn take(&mut self) -> Map<String, Value> {
-        self.0.take().map(|m| *m).unwrap_or_default()
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.0.len()
     }
 
-    /// The map, by value.
-    pub fn into_map(self) -> Map<String, Value> {
-        self.0.map(|m| *m).unwrap_or_default()
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
-    /// A copy of the map.
-    pub fn to_map(&self) -> Map<String, Value> {
-        self.0.as_deref().cloned().unwrap_or_default()
+    /// The value of `key`, to change it.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.0.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
-    /// Inserts `key` (see [`Map::insert`]).
+    /// The value of `key`, inserted by `default` first if it is not there.
+    pub fn get_or_insert_with(&mut self, key: &str, default: impl FnOnce() -> Value) -> &mut Value {
+        let i = match self.0.iter().position(|(k, _)| k == key) {
+            Some(i) => i,
+            None => {
+                self.0.push((key.to_owned(), default()));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[i].1
+    }
+
+    /// Whether `key` is in it.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// The entries, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    /// The keys, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    /// Inserts `key`; an existing key keeps its place and its old value is returned (as
+    /// [`Map::insert`]).
     pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
-        self.0.get_or_insert_default().insert(key, value)
+        match self.get_mut(&key) {
+            Some(v) => Some(std::mem::replace(v, value)),
+            None => {
+                // Records rarely grow past one or two entries.
+                self.0.reserve_exact(1);
+                self.0.push((key, value));
+                None
+            }
+        }
     }
 
-    /// Removes `key`, keeping the order of the rest (see [`Map::shift_remove`]); an empty
-    /// map stays unallocated.
+    /// Removes `key`, keeping the order of the rest.
     pub fn shift_remove(&mut self, key: &str) -> Option<Value> {
-        self.0.as_mut()?.shift_remove(key)
+        let i = self.0.iter().position(|(k, _)| k == key)?;
+        Some(self.0.remove(i).1)
     }
 
-    /// Keeps the entries `keep` accepts (see [`Map::retain`]).
-    pub fn retain(&mut self, keep: impl FnMut(&String, &mut Value) -> bool) {
-        if let Some(m) = self.0.as_mut() {
-            m.retain(keep);
-        }
-    }
-
-    /// Removes `key` (see [`Map::remove`]); an empty map stays unallocated.
+    /// Removes `key`; the last entry takes its place (as [`Map::remove`] does with
+    /// serde_json's `preserve_order`).
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        self.0.as_mut()?.remove(key)
+        let i = self.0.iter().position(|(k, _)| k == key)?;
+        Some(self.0.swap_remove(i).1)
     }
-}
 
-static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    /// Keeps the entries `keep` accepts.
+    pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
+        self.0.retain_mut(|(k, v)| keep(k, v));
+    }
 
-impl std::ops::Deref for VendorMap {
-    type Target = Map<String, Value>;
+    /// Takes the entries out as a [`Map`], leaving it empty.
+    pub fn take(&mut self) -> Map<String, Value> {
+        std::mem::take(self).into_map()
+    }
 
-    fn deref(&self) -> &Map<String, Value> {
-        match &self.0 {
-            Some(m) => m,
-            None => EMPTY.get_or_init(Map::new),
+    /// The entries as a [`Map`].
+    pub fn into_map(self) -> Map<String, Value> {
+        if self.0.is_empty() {
+            return Map::new();
         }
+        let mut map = Map::with_capacity(self.0.len());
+        map.extend(self.0);
+        map
+    }
+
+    /// A copy of the entries as a [`Map`].
+    pub fn to_map(&self) -> Map<String, Value> {
+        self.clone().into_map()
     }
 }
 
-impl std::ops::DerefMut for VendorMap {
-    fn deref_mut(&mut self) -> &mut Map<String, Value> {
-        self.0.get_or_insert_default()
+/// `map["key"]`: the value, or `null` when the key is not there (as indexing a
+/// [`Value`] does).
+impl std::ops::Index<&str> for VendorMap {
+    type Output = Value;
+
+    fn index(&self, key: &str) -> &Value {
+        static NULL: Value = Value::Null;
+        self.get(key).unwrap_or(&NULL)
     }
 }
 
 impl Extend<(String, Value)> for VendorMap {
-    /// Allocates only when there is something to add.
     fn extend<I: IntoIterator<Item = (String, Value)>>(&mut self, entries: I) {
-        let mut entries = entries.into_iter().peekable();
-        if entries.peek().is_some() {
-            self.0.get_or_insert_default().extend(entries);
+        for (k, v) in entries {
+            self.insert(k, v);
         }
+    }
+}
+
+impl FromIterator<(String, Value)> for VendorMap {
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(entries: I) -> Self {
+        let mut map = VendorMap::new();
+        map.extend(entries);
+        map
     }
 }
 
 impl From<Map<String, Value>> for VendorMap {
     fn from(map: Map<String, Value>) -> Self {
-        if map.is_empty() {
-            VendorMap(None)
-        } else {
-            VendorMap(Some(Box::new(map)))
-        }
+        VendorMap(map.into_iter().collect())
     }
 }
 
@@ -154,25 +210,28 @@ impl From<VendorMap> for Map<String, Value> {
 
 impl IntoIterator for VendorMap {
     type Item = (String, Value);
-    type IntoIter = serde_json::map::IntoIter;
+    type IntoIter = std::vec::IntoIter<(String, Value)>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.into_map().into_iter()
+        self.0.into_iter()
     }
 }
 
 impl<'a> IntoIterator for &'a VendorMap {
     type Item = (&'a String, &'a Value);
-    type IntoIter = serde_json::map::Iter<'a>;
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (String, Value)>,
+        fn(&'a (String, Value)) -> (&'a String, &'a Value),
+    >;
 
     fn into_iter(self) -> Self::IntoIter {
-        (**self).iter()
+        self.0.iter().map(|(k, v)| (k, v))
     }
 }
 
 impl Serialize for VendorMap {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        (**self).serialize(serializer)
+        serializer.collect_map(self.iter())
     }
 }
 
@@ -198,8 +257,8 @@ impl Vendor {
     }
 
     /// The fields, if they belong to `format`.
-    pub fn fields_for(&self, format: Format) -> Option<&Map<String, Value>> {
-        (self.format == Some(format)).then_some(&*self.fields)
+    pub fn fields_for(&self, format: Format) -> Option<&VendorMap> {
+        (self.format == Some(format)).then_some(&self.fields)
     }
 
     /// A hint, if the record belongs to `format`.
@@ -934,4 +993,92 @@ pub struct Usage {
     /// Source fields with no neutral equivalent.
     #[serde(default, skip_serializing_if = "Vendor::is_empty")]
     pub vendor: Vendor,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// One change to a map, applied to a `VendorMap` and to a serde_json `Map` alike.
+    #[derive(Debug, Clone)]
+    enum Op {
+        Insert(u8, u8),
+        Remove(u8),
+        ShiftRemove(u8),
+        RetainOdd,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        // Few keys, so inserts hit existing keys and removes find them.
+        prop_oneof![
+            4 => (0u8..5, any::<u8>()).prop_map(|(k, v)| Op::Insert(k, v)),
+            2 => (0u8..5).prop_map(Op::Remove),
+            2 => (0u8..5).prop_map(Op::ShiftRemove),
+            1 => Just(Op::RetainOdd),
+        ]
+    }
+
+    proptest! {
+        /// A `VendorMap` reads and writes like the `Map` it replaced: the same entries
+        /// in the same order after any changes (the bytes an encoder writes from it
+        /// depend on that order), the same answers to `get` and `insert`.
+        #[test]
+        fn vendor_map_behaves_as_a_map(ops in proptest::collection::vec(op(), 0..24)) {
+            let mut ours = VendorMap::new();
+            let mut map = Map::new();
+            for op in ops {
+                match op {
+                    Op::Insert(k, v) => {
+                        let (k, v) = (format!("k{k}"), Value::from(v));
+                        prop_assert_eq!(ours.insert(k.clone(), v.clone()), map.insert(k, v));
+                    }
+                    Op::Remove(k) => {
+                        let k = format!("k{k}");
+                        prop_assert_eq!(ours.remove(&k), map.remove(&k));
+                    }
+                    Op::ShiftRemove(k) => {
+                        let k = format!("k{k}");
+                        prop_assert_eq!(ours.shift_remove(&k), map.shift_remove(&k));
+                    }
+                    Op::RetainOdd => {
+                        let odd = |_: &String, v: &mut Value| v.as_u64().is_some_and(|n| n % 2 == 1);
+                        ours.retain(odd);
+                        map.retain(odd);
+                    }
+                }
+                prop_assert_eq!(serde_json::to_string(&ours).unwrap(), serde_json::to_string(&map).unwrap());
+                prop_assert_eq!(ours.len(), map.len());
+                for k in 0..5 {
+                    let k = format!("k{k}");
+                    prop_assert_eq!(ours.get(&k), map.get(&k));
+                    prop_assert_eq!(&ours[k.as_str()], map.get(&k).unwrap_or(&Value::Null));
+                }
+                prop_assert_eq!(ours.to_map(), map.clone());
+            }
+        }
+    }
+
+    #[test]
+    fn vendor_map_equality_ignores_order_and_an_empty_map_holds_nothing() {
+        let empty = VendorMap::new();
+        assert_eq!(empty.0.capacity(), 0, "an empty map allocates nothing");
+        let mut ab = VendorMap::new();
+        ab.insert("a".into(), 1.into());
+        ab.insert("b".into(), 2.into());
+        let ba: VendorMap = [("b".to_owned(), 2.into()), ("a".to_owned(), 1.into())]
+            .into_iter()
+            .collect();
+        assert_eq!(ab, ba);
+        let mut emptied = ab.clone();
+        emptied.retain(|_, _| false);
+        assert_eq!(emptied, empty);
+        ab.insert("b".into(), 3.into());
+        assert_ne!(ab, ba, "a changed value");
+        // Serde: written and read as the object it stands for.
+        let text = serde_json::to_string(&ba).unwrap();
+        assert_eq!(text, r#"{"b":2,"a":1}"#);
+        let back: VendorMap = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.keys().collect::<Vec<_>>(), ["b", "a"]);
+    }
 }

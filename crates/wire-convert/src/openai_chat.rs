@@ -1496,7 +1496,7 @@ fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) -> AssistantP
         None
     } else if !as_parts
         && content_parts.iter().all(
-            |p| matches!(p, Part::Text(t) if t.meta.vendor.fields_for(F).is_none_or(Map::is_empty)),
+            |p| matches!(p, Part::Text(t) if t.meta.vendor.fields_for(F).is_none_or(model::VendorMap::is_empty)),
         )
     {
         // Plain text (a foreign signature or cache marker on it is reported and dropped).

@@ -133,8 +133,7 @@ fn put_sub(v: &mut Vendor, key: &str, sub: Map<String, Value>) {
         v.format = Some(F);
         let kept = v
             .hints
-            .entry("kept")
-            .or_insert_with(|| Value::Object(Map::new()));
+            .get_or_insert_with("kept", || Value::Object(Map::new()));
         if let Value::Object(k) = kept {
             k.insert(key.to_owned(), Value::Object(sub));
         }
@@ -148,8 +147,7 @@ fn note_absent(v: &mut Vendor, key: &str) {
     v.format = Some(F);
     let list = v
         .hints
-        .entry("absent")
-        .or_insert_with(|| Value::Array(Vec::new()));
+        .get_or_insert_with("absent", || Value::Array(Vec::new()));
     if let Value::Array(a) = list {
         a.push(Value::String(key.to_owned()));
     }
@@ -807,8 +805,7 @@ fn keep_blank(v: &mut Vendor, key: &str, value: Value) {
     v.format = Some(F);
     let kept = v
         .hints
-        .entry("kept")
-        .or_insert_with(|| Value::Object(Map::new()));
+        .get_or_insert_with("kept", || Value::Object(Map::new()));
     if let Value::Object(k) = kept {
         k.insert(key.to_owned(), value);
     }
