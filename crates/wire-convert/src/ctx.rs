@@ -327,9 +327,11 @@ pub fn vendor_from_extra(format: Format, extra: &Extra, handled: &[&str]) -> Ven
         vendor.fields = extra.fields().clone().into();
     }
     let nulls = extra.nulls().iter().filter(|n| !handled.contains(n));
-    if nulls.clone().next().is_some() {
-        let nulls = nulls.map(|n| Value::from(*n)).collect();
-        vendor.hints.insert("nulls".to_owned(), Value::Array(nulls));
+    let count = nulls.clone().count();
+    if count > 0 {
+        let mut list = Vec::with_capacity(count);
+        list.extend(nulls.map(|n| Value::from(*n)));
+        vendor.hints.insert("nulls".to_owned(), Value::Array(list));
     }
     if !vendor.is_empty() {
         vendor.format = Some(format);

@@ -647,6 +647,7 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
         id: resp.id,
         model: resp.model,
         created: resp.created,
+        choices: Vec::with_capacity(resp.choices.len()),
         ..Default::default()
     };
     for (i, c) in resp.choices.into_iter().enumerate() {
