@@ -4,6 +4,7 @@
 //! Handlers' futures are polled inside `catch_unwind`: a panic while polling ends that
 //! future with a panic message instead of unwinding through the caller.
 
+use std::cell::Cell;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
@@ -13,7 +14,13 @@ use std::task::{Context, Poll, Wake, Waker};
 /// A boxed, sendable future.
 pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
+thread_local! {
+    /// The signal [`block_on`] parks on, kept between calls on this thread.
+    static SIGNAL: Cell<Option<Arc<Signal>>> = const { Cell::new(None) };
+}
+
 /// Wakes a thread parked in [`block_on`].
+#[derive(Default)]
 struct Signal {
     woken: Mutex<bool>,
     cond: Condvar,
@@ -38,15 +45,20 @@ impl Wake for Signal {
 /// reactor (tokio I/O, timers) must be dispatched from inside that runtime with the
 /// `async` methods instead.
 pub fn block_on<F: Future>(fut: F) -> F::Output {
-    let signal = Arc::new(Signal {
-        woken: Mutex::new(false),
-        cond: Condvar::new(),
-    });
+    // The thread's signal is reused (one allocation per thread, not per call); a nested
+    // `block_on` finds it taken and makes its own, so no wake meant for one is consumed
+    // by the other. A late wake from an earlier call only causes one extra poll.
+    let signal = SIGNAL
+        .with(Cell::take)
+        .unwrap_or_else(|| Arc::new(Signal::default()));
+    *signal.woken.lock().unwrap_or_else(|e| e.into_inner()) = false;
     let waker = Waker::from(signal.clone());
     let mut cx = Context::from_waker(&waker);
     let mut fut = std::pin::pin!(fut);
     loop {
         if let Poll::Ready(out) = fut.as_mut().poll(&mut cx) {
+            drop(waker);
+            SIGNAL.with(|s| s.set(Some(signal)));
             return out;
         }
         let mut woken = signal.woken.lock().unwrap_or_else(|e| e.into_inner());
@@ -178,5 +190,66 @@ mod tests {
         let sender = std::thread::spawn(move || tx.send(7));
         assert_eq!(block_on(fut), 7);
         let _ = sender.join();
+    }
+
+    /// A future that is ready with `value` once another thread, after `delay`, says so.
+    fn later(value: u32, delay: std::time::Duration) -> impl Future<Output = u32> {
+        let ready = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut started = false;
+        std::future::poll_fn(move |cx| {
+            if ready.load(std::sync::atomic::Ordering::SeqCst) {
+                return Poll::Ready(value);
+            }
+            if !started {
+                started = true;
+                let (ready, waker) = (ready.clone(), cx.waker().clone());
+                std::thread::spawn(move || {
+                    std::thread::sleep(delay);
+                    ready.store(true, std::sync::atomic::Ordering::SeqCst);
+                    waker.wake();
+                });
+            }
+            Poll::Pending
+        })
+    }
+
+    #[test]
+    fn nested_block_on_keeps_each_wake_for_its_own_caller() {
+        // The thread's signal is reused between calls; a `block_on` inside a poll must
+        // not take the wake meant for the outer one (the outer would then wait forever).
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            assert_eq!(
+                block_on(later(1, Default::default())),
+                1,
+                "warms the reused signal"
+            );
+            let (tx, rx) = std::sync::mpsc::channel::<()>();
+            let mut started = false;
+            let outer = std::future::poll_fn(move |cx| {
+                if started {
+                    return match rx.try_recv() {
+                        Ok(()) => Poll::Ready(2),
+                        Err(_) => Poll::Pending,
+                    };
+                }
+                started = true;
+                // Woken while the inner `block_on` below is still waiting.
+                let (tx, waker) = (tx.clone(), cx.waker().clone());
+                std::thread::spawn(move || {
+                    let _ = tx.send(());
+                    waker.wake();
+                });
+                let inner = block_on(later(3, std::time::Duration::from_millis(50)));
+                assert_eq!(inner, 3);
+                Poll::Pending
+            });
+            let _ = done_tx.send(block_on(outer));
+            // Reused again after the nested use.
+            let _ = done_tx.send(block_on(later(4, std::time::Duration::from_millis(5))));
+        });
+        let wait = std::time::Duration::from_secs(20);
+        assert_eq!(done_rx.recv_timeout(wait), Ok(2));
+        assert_eq!(done_rx.recv_timeout(wait), Ok(4));
     }
 }
