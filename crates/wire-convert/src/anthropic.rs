@@ -730,7 +730,15 @@ fn decode_block(b: w::ContentBlock, place: Place, ctx: &Ctx<'_>) -> Part {
         }
         w::ContentBlock::ToolUse(u) if place.model() => {
             let mut meta = meta_of(&u.extra);
-            field(&mut meta.vendor, "caller", &u.caller);
+            match u.caller.as_deref() {
+                // A direct call is what a call is in every format: only the spelling is
+                // kept (a hint), so writing the call elsewhere loses nothing.
+                Some(c) if c.kind == "direct" && c.tool_id.is_none() && c.extra.is_empty() => {
+                    meta.vendor.set_hint(F, "direct_caller", true);
+                }
+                // A call made by code execution (programmatic tool calling) is Anthropic's.
+                _ => field(&mut meta.vendor, "caller", &u.caller),
+            }
             decode_cache(u.cache_control, &mut meta.cache, &mut meta.vendor);
             Part::ToolCall(ToolCall {
                 id: u.id,
@@ -2168,7 +2176,15 @@ fn document_data(
 fn encode_call(mut c: ToolCall, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w::ContentBlock {
     part_checks(&c.meta, at, ctx);
     let mut fields = ctx.take_vendor_fields(&mut c.meta.vendor, at);
-    let caller = take(&mut fields, "caller");
+    let caller = take(&mut fields, "caller").or_else(|| {
+        c.meta.vendor.flag(F, "direct_caller").then(|| {
+            Box::new(w::Caller {
+                kind: "direct".to_owned(),
+                tool_id: None,
+                extra: Default::default(),
+            })
+        })
+    });
     let cache_control = encode_cache(c.meta.cache, &mut fields, at, ctx);
     // Calls to a tool with a non-object schema were wrapped before encoding
     // (`passes::wrap_non_object_calls`); `known.wrapped` only guards against wrapping twice.

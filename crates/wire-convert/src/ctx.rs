@@ -158,10 +158,7 @@ impl<'a> Ctx<'a> {
                 for key in vendor.fields.keys() {
                     let mut path = at.to_owned();
                     wire_types::push_token(&mut path, key);
-                    let detail = format!(
-                        "`{key}` is a {f} field with no equivalent in {}",
-                        self.format
-                    );
+                    let detail = format!("{f} field `{key}` has no equivalent in {}", self.format);
                     // Through `loss`, so a messages-only encode skips request fields.
                     self.loss(path, LossKind::Dropped, detail);
                 }
