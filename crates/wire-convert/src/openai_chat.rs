@@ -684,7 +684,11 @@ pub fn decode_response(resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Re
     }
     out.usage = resp.usage.map(decode_usage);
     let mut v = vendor_from_extra(F, &resp.extra, &[]);
-    keep(&mut v.fields, "object", &resp.object);
+    // `object` is the body's type tag, not content: a hint, so another format does not
+    // report it as a loss.
+    if let Some(object) = resp.object {
+        v.set_hint(F, "object", object);
+    }
     keep(
         &mut v.fields,
         "system_fingerprint",
@@ -1653,7 +1657,10 @@ pub fn encode_response(resp: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Re
     let take_str = |f: &mut Map<String, Value>, k: &str| {
         f.remove(k).and_then(|x| x.as_str().map(str::to_owned))
     };
-    let object = take_str(&mut fields, "object")
+    let object = v
+        .hint(F, "object")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
         .or_else(|| (v.format != Some(F)).then(|| "chat.completion".to_owned()));
     // Required by the SDK: 0 when the source has no creation time.
     let created = resp
