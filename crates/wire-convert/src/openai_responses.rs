@@ -989,6 +989,11 @@ pub fn decode_response(mut resp: w::Response, ctx: &mut Ctx<'_>) -> Result<model
     let (stop_reason, details_left) = stop_reason(status, details, has_calls);
     let mut map = to_map(&resp);
     map.remove("output");
+    // The body's type tag: the encoder writes it back (it is absent only with the
+    // `absent` hint), so it is not a field another format would report dropped.
+    if map.get("object").and_then(Value::as_str) == Some("response") {
+        map.shift_remove("object");
+    }
     if let Some(d) = details_left {
         map.insert("incomplete_details".into(), d);
     }
