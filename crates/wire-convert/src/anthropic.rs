@@ -941,7 +941,19 @@ fn decode_usage(u: w::Usage) -> Usage {
         extra,
     } = u;
     let mut v = vendor_from_extra(F, &extra, &[]);
-    field(&mut v, "cache_creation", &cache_creation);
+    match &cache_creation {
+        // Nothing written to either cache: the breakdown says no more than a write count
+        // of 0, so it is a hint (written back here, not reported elsewhere).
+        Some(c)
+            if c.ephemeral_5m_input_tokens == Some(0)
+                && c.ephemeral_1h_input_tokens == Some(0)
+                && c.extra.is_empty()
+                && writes.is_none_or(|n| n == 0) =>
+        {
+            v.set_hint(F, "no_cache_writes", true);
+        }
+        _ => field(&mut v, "cache_creation", &cache_creation),
+    }
     field(&mut v, "server_tool_use", &server_tool_use);
     field(&mut v, "service_tier", &service_tier);
     field(&mut v, "inference_geo", &inference_geo);
@@ -2542,7 +2554,15 @@ fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
         output_tokens,
         cache_creation_input_tokens: writes,
         cache_read_input_tokens: reads,
-        cache_creation: take(&mut fields, "cache_creation"),
+        cache_creation: take(&mut fields, "cache_creation").or_else(|| {
+            u.vendor
+                .flag(F, "no_cache_writes")
+                .then(|| w::CacheCreation {
+                    ephemeral_5m_input_tokens: Some(0),
+                    ephemeral_1h_input_tokens: Some(0),
+                    extra: Extra::new(),
+                })
+        }),
         server_tool_use: take(&mut fields, "server_tool_use"),
         service_tier: take(&mut fields, "service_tier"),
         inference_geo: take(&mut fields, "inference_geo"),
