@@ -1016,14 +1016,20 @@ fn encode_tool_def(def: ToolDef, at: &str, ctx: &mut Ctx<'_>) -> w::Tool {
 }
 
 fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx<'_>) {
-    let at = format!("/messages/{i}");
+    let mut at = ctx.buf();
+    set_path(&mut at, "", "messages", i);
+    encode_message_at(m, &at, out, ctx);
+    ctx.give_back(at);
+}
+
+fn encode_message_at(m: Message, at: &str, out: &mut Vec<w::Message>, ctx: &mut Ctx<'_>) {
     match m.role {
         Role::System | Role::Developer => {
-            let mut fields = ctx.vendor_fields(&m.vendor, &at);
+            let mut fields = ctx.vendor_fields(&m.vendor, at);
             let name = fields
                 .remove("name")
                 .and_then(|n| n.as_str().map(str::to_owned));
-            let content = encode_content(m.content, &m.vendor, &at, false, ctx);
+            let content = encode_content(m.content, &m.vendor, at, false, ctx);
             let msg = w::SystemMessage {
                 content: content.unwrap_or(TextOrParts::Text(String::new())),
                 name,
@@ -1036,23 +1042,23 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
             });
         }
         Role::User => {
-            let mut fields = ctx.vendor_fields(&m.vendor, &at);
+            let mut fields = ctx.vendor_fields(&m.vendor, at);
             let name = fields
                 .remove("name")
                 .and_then(|n| n.as_str().map(str::to_owned));
-            let content = encode_content(m.content, &m.vendor, &at, false, ctx);
+            let content = encode_content(m.content, &m.vendor, at, false, ctx);
             out.push(w::Message::User(w::UserMessage {
                 content: content.unwrap_or(TextOrParts::Text(String::new())),
                 name,
                 extra: extra_from(fields, &m.vendor, w::UserMessage::FIELDS, ctx),
             }));
         }
-        Role::Assistant => out.push(w::Message::Assistant(encode_assistant(m, &at, ctx))),
+        Role::Assistant => out.push(w::Message::Assistant(encode_assistant(m, at, ctx))),
         Role::Tool => {
             let mut moved: Vec<w::ContentPart> = Vec::new();
             let mut pat = ctx.buf();
             for (j, p) in m.content.into_iter().enumerate() {
-                set_path(&mut pat, &at, "content", j);
+                set_path(&mut pat, at, "content", j);
                 match p {
                     Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, ctx)),
                     other => {
@@ -1093,12 +1099,23 @@ fn encode_result(
         "a reasoning signature",
     );
     let as_parts = r.meta.vendor.flag(F, "parts");
-    let mut parts: Vec<w::ContentPart> = Vec::with_capacity(r.content.len());
+    let function_role = r.meta.vendor.flag(F, "function_role");
+    // The common result, one plain text, becomes the string content without a list.
+    let one_text = !as_parts
+        && !function_role
+        && matches!(r.content.as_slice(), [Part::Text(t)] if t.meta.is_empty());
+    let mut parts: Vec<w::ContentPart> = if one_text {
+        Vec::new()
+    } else {
+        Vec::with_capacity(r.content.len())
+    };
+    let mut text = None;
     let mut pat_buf = ctx.buf();
     for (k, p) in r.content.into_iter().enumerate() {
         set_path(&mut pat_buf, at, "content", k);
         let pat = pat_buf.as_str();
         match p {
+            Part::Text(t) if one_text => text = Some(t.text),
             Part::Text(t) => {
                 drop_cache(ctx, &t.meta, pat);
                 parts.push(w::ContentPart::Text(w::TextPart {
@@ -1153,9 +1170,11 @@ fn encode_result(
             LossKind::Changed,
             "openai-chat has no error flag on tool results: the text is prefixed `Error: `",
         );
-        match parts.first_mut() {
-            Some(w::ContentPart::Text(t)) if t.text.starts_with("Error:") => {}
-            Some(w::ContentPart::Text(t)) => t.text.insert_str(0, "Error: "),
+        match (text.as_mut(), parts.first_mut()) {
+            (Some(t), _) if t.starts_with("Error:") => {}
+            (Some(t), _) => t.insert_str(0, "Error: "),
+            (None, Some(w::ContentPart::Text(t))) if t.text.starts_with("Error:") => {}
+            (None, Some(w::ContentPart::Text(t))) => t.text.insert_str(0, "Error: "),
             _ => parts.insert(
                 0,
                 w::ContentPart::Text(w::TextPart {
@@ -1165,7 +1184,7 @@ fn encode_result(
             ),
         }
     }
-    if r.meta.vendor.flag(F, "function_role") {
+    if function_role {
         let content = parts.into_iter().find_map(|p| match p {
             w::ContentPart::Text(t) => Some(t.text),
             _ => None,
@@ -1176,7 +1195,9 @@ fn encode_result(
             extra: ctx.extra(&r.meta.vendor, w::FunctionMessage::FIELDS, at),
         });
     }
-    let content = if !as_parts
+    let content = if let Some(text) = text {
+        TextOrParts::Text(text)
+    } else if !as_parts
         && parts.len() == 1
         && matches!(&parts[0], w::ContentPart::Text(t) if t.extra.is_empty())
     {
