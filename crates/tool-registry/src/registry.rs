@@ -306,36 +306,31 @@ impl ToolRegistry {
     /// order.
     pub async fn dispatch_all(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
         // Synchronous handlers run as their calls are started, in call order; the async
-        // ones are then polled together.
-        let mut outcomes: Vec<Option<Outcome>> = Vec::with_capacity(calls.len());
+        // ones are then polled together, each holding its slot with a stand-in result.
+        let mut results: Vec<ToolResult> = Vec::with_capacity(calls.len());
         let mut running: Vec<(usize, BoxFuture<Outcome>)> = Vec::new();
         for (i, call) in calls.iter().enumerate() {
-            match self.start_call(call) {
-                Started::Done(outcome) => outcomes.push(Some(outcome)),
+            let outcome = match self.start_call(call) {
+                Started::Done(outcome) => outcome,
                 Started::Running(future) => {
-                    outcomes.push(None);
                     running.push((i, future));
+                    Outcome {
+                        name: call.name.clone(),
+                        result: Err("the call did not finish".to_owned()),
+                    }
                 }
-            }
+            };
+            results.push(outcome.into_tool_result(call.id.clone()));
         }
         if !running.is_empty() {
             let (at, futures): (Vec<usize>, Vec<_>) = running.into_iter().unzip();
             for (i, outcome) in at.into_iter().zip(join_all(futures).await) {
-                outcomes[i] = Some(outcome);
+                if let (Some(slot), Some(call)) = (results.get_mut(i), calls.get(i)) {
+                    *slot = outcome.into_tool_result(call.id.clone());
+                }
             }
         }
-        outcomes
-            .into_iter()
-            .zip(calls)
-            .map(|(o, c)| {
-                // Every slot is filled above; a missing outcome is still a result.
-                o.unwrap_or_else(|| Outcome {
-                    name: c.name.clone(),
-                    result: Err("the call did not finish".to_owned()),
-                })
-                .into_tool_result(c.id.clone())
-            })
-            .collect()
+        results
     }
 
     /// [`ToolRegistry::dispatch_all`], blocking: async handlers are polled concurrently
