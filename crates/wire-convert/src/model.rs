@@ -48,14 +48,30 @@ pub struct Vendor {
     pub hints: VendorMap,
 }
 
-/// The map of a [`Vendor`] record: a small JSON object, its entries in insertion order in
-/// one list. A record holds one to three entries; a hash map would cost three
-/// allocations and a hasher seed each, a list one allocation (none while empty).
+/// The map of a [`Vendor`] record: a JSON object, its entries in insertion order.
 ///
-/// It reads like a [`Map`]: `get`, `contains_key`, `iter`, `insert`, `remove`. Equality
-/// is of the maps, in any order (an emptied map equals one never filled).
-#[derive(Debug, Clone, Default)]
-pub struct VendorMap(Vec<(String, Value)>);
+/// A record holds one to three entries, so they are kept in one list (one allocation,
+/// none while empty; a hash map would cost three and a hasher seed). Past
+/// [`VendorMap::LIST_MAX`] entries (a body with many unknown fields) they move into a
+/// serde_json [`Map`], so no operation turns quadratic on a large object.
+///
+/// It reads like a [`Map`] (`get`, `contains_key`, `iter`, `insert`, `remove`), with the
+/// same entry order after any change. Equality is of the maps, in any order (an emptied
+/// map equals one never filled).
+#[derive(Debug, Clone)]
+pub struct VendorMap(Entries);
+
+#[derive(Debug, Clone)]
+enum Entries {
+    List(Vec<(String, Value)>),
+    Map(Box<Map<String, Value>>),
+}
+
+impl Default for VendorMap {
+    fn default() -> Self {
+        VendorMap::new()
+    }
+}
 
 impl PartialEq for VendorMap {
     fn eq(&self, other: &Self) -> bool {
@@ -64,41 +80,62 @@ impl PartialEq for VendorMap {
 }
 
 impl VendorMap {
+    /// The most entries kept in a list; one more moves them into a [`Map`].
+    pub const LIST_MAX: usize = 16;
+
     /// An empty map (no allocation).
     pub const fn new() -> Self {
-        VendorMap(Vec::new())
+        VendorMap(Entries::List(Vec::new()))
     }
 
     /// Whether there is nothing in it.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.len() == 0
     }
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.0.len()
+        match &self.0 {
+            Entries::List(l) => l.len(),
+            Entries::Map(m) => m.len(),
+        }
     }
 
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        match &self.0 {
+            Entries::List(l) => l.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Entries::Map(m) => m.get(key),
+        }
     }
 
     /// The value of `key`, to change it.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        self.0.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
+        match &mut self.0 {
+            Entries::List(l) => l.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v),
+            Entries::Map(m) => m.get_mut(key),
+        }
     }
 
     /// The value of `key`, inserted by `default` first if it is not there.
     pub fn get_or_insert_with(&mut self, key: &str, default: impl FnOnce() -> Value) -> &mut Value {
-        let i = match self.0.iter().position(|(k, _)| k == key) {
-            Some(i) => i,
-            None => {
-                self.0.push((key.to_owned(), default()));
-                self.0.len() - 1
+        if !self.contains_key(key) {
+            self.insert(key.to_owned(), default());
+        }
+        match &mut self.0 {
+            Entries::List(l) => {
+                // Inserted above: found. (The `push` arm is never taken.)
+                let i = match l.iter().position(|(k, _)| k == key) {
+                    Some(i) => i,
+                    None => {
+                        l.push((key.to_owned(), Value::Null));
+                        l.len() - 1
+                    }
+                };
+                &mut l[i].1
             }
-        };
-        &mut self.0[i].1
+            Entries::Map(m) => m.entry(key).or_insert(Value::Null),
+        }
     }
 
     /// Whether `key` is in it.
@@ -107,45 +144,71 @@ impl VendorMap {
     }
 
     /// The entries, in order.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
-        self.0.iter().map(|(k, v)| (k, v))
+    pub fn iter(&self) -> Iter<'_> {
+        Iter(match &self.0 {
+            Entries::List(l) => IterRepr::List(l.iter()),
+            Entries::Map(m) => IterRepr::Map(m.iter()),
+        })
     }
 
     /// The keys, in order.
     pub fn keys(&self) -> impl Iterator<Item = &String> {
-        self.0.iter().map(|(k, _)| k)
+        self.iter().map(|(k, _)| k)
     }
 
     /// Inserts `key`; an existing key keeps its place and its old value is returned (as
     /// [`Map::insert`]).
     pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
-        match self.get_mut(&key) {
-            Some(v) => Some(std::mem::replace(v, value)),
-            None => {
-                // Records rarely grow past one or two entries.
-                self.0.reserve_exact(1);
-                self.0.push((key, value));
+        match &mut self.0 {
+            Entries::List(l) => {
+                if let Some((_, v)) = l.iter_mut().find(|(k, _)| *k == key) {
+                    return Some(std::mem::replace(v, value));
+                }
+                if l.len() < Self::LIST_MAX {
+                    // Records rarely grow past one or two entries.
+                    l.reserve_exact(1);
+                    l.push((key, value));
+                } else {
+                    let mut map = Map::with_capacity(l.len() + 1);
+                    map.extend(std::mem::take(l));
+                    map.insert(key, value);
+                    self.0 = Entries::Map(Box::new(map));
+                }
                 None
             }
+            Entries::Map(m) => m.insert(key, value),
         }
     }
 
     /// Removes `key`, keeping the order of the rest.
     pub fn shift_remove(&mut self, key: &str) -> Option<Value> {
-        let i = self.0.iter().position(|(k, _)| k == key)?;
-        Some(self.0.remove(i).1)
+        match &mut self.0 {
+            Entries::List(l) => {
+                let i = l.iter().position(|(k, _)| k == key)?;
+                Some(l.remove(i).1)
+            }
+            Entries::Map(m) => m.shift_remove(key),
+        }
     }
 
     /// Removes `key`; the last entry takes its place (as [`Map::remove`] does with
     /// serde_json's `preserve_order`).
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        let i = self.0.iter().position(|(k, _)| k == key)?;
-        Some(self.0.swap_remove(i).1)
+        match &mut self.0 {
+            Entries::List(l) => {
+                let i = l.iter().position(|(k, _)| k == key)?;
+                Some(l.swap_remove(i).1)
+            }
+            Entries::Map(m) => m.remove(key),
+        }
     }
 
     /// Keeps the entries `keep` accepts.
     pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
-        self.0.retain_mut(|(k, v)| keep(k, v));
+        match &mut self.0 {
+            Entries::List(l) => l.retain_mut(|(k, v)| keep(k, v)),
+            Entries::Map(m) => m.retain(keep),
+        }
     }
 
     /// Takes the entries out as a [`Map`], leaving it empty.
@@ -155,17 +218,62 @@ impl VendorMap {
 
     /// The entries as a [`Map`].
     pub fn into_map(self) -> Map<String, Value> {
-        if self.0.is_empty() {
-            return Map::new();
+        match self.0 {
+            Entries::List(l) if l.is_empty() => Map::new(),
+            Entries::List(l) => {
+                let mut map = Map::with_capacity(l.len());
+                map.extend(l);
+                map
+            }
+            Entries::Map(m) => *m,
         }
-        let mut map = Map::with_capacity(self.0.len());
-        map.extend(self.0);
-        map
     }
 
     /// A copy of the entries as a [`Map`].
     pub fn to_map(&self) -> Map<String, Value> {
         self.clone().into_map()
+    }
+}
+
+/// The entries of a [`VendorMap`], in order.
+#[derive(Debug, Clone)]
+pub struct Iter<'a>(IterRepr<'a>);
+
+#[derive(Debug, Clone)]
+enum IterRepr<'a> {
+    List(std::slice::Iter<'a, (String, Value)>),
+    Map(serde_json::map::Iter<'a>),
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = (&'a String, &'a Value);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match &mut self.0 {
+            IterRepr::List(l) => l.next().map(|(k, v)| (k, v)),
+            IterRepr::Map(m) => m.next(),
+        }
+    }
+}
+
+/// The entries of a [`VendorMap`], in order, by value.
+#[derive(Debug)]
+pub struct IntoIter(IntoIterRepr);
+
+#[derive(Debug)]
+enum IntoIterRepr {
+    List(std::vec::IntoIter<(String, Value)>),
+    Map(serde_json::map::IntoIter),
+}
+
+impl Iterator for IntoIter {
+    type Item = (String, Value);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match &mut self.0 {
+            IntoIterRepr::List(l) => l.next(),
+            IntoIterRepr::Map(m) => m.next(),
+        }
     }
 }
 
@@ -198,7 +306,11 @@ impl FromIterator<(String, Value)> for VendorMap {
 
 impl From<Map<String, Value>> for VendorMap {
     fn from(map: Map<String, Value>) -> Self {
-        VendorMap(map.into_iter().collect())
+        if map.len() <= Self::LIST_MAX {
+            VendorMap(Entries::List(map.into_iter().collect()))
+        } else {
+            VendorMap(Entries::Map(Box::new(map)))
+        }
     }
 }
 
@@ -210,22 +322,22 @@ impl From<VendorMap> for Map<String, Value> {
 
 impl IntoIterator for VendorMap {
     type Item = (String, Value);
-    type IntoIter = std::vec::IntoIter<(String, Value)>;
+    type IntoIter = IntoIter;
 
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.into_iter()
+    fn into_iter(self) -> IntoIter {
+        IntoIter(match self.0 {
+            Entries::List(l) => IntoIterRepr::List(l.into_iter()),
+            Entries::Map(m) => IntoIterRepr::Map(m.into_iter()),
+        })
     }
 }
 
 impl<'a> IntoIterator for &'a VendorMap {
     type Item = (&'a String, &'a Value);
-    type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, (String, Value)>,
-        fn(&'a (String, Value)) -> (&'a String, &'a Value),
-    >;
+    type IntoIter = Iter<'a>;
 
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter().map(|(k, v)| (k, v))
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
     }
 }
 
@@ -1009,12 +1121,17 @@ mod tests {
         RetainOdd,
     }
 
+    /// More keys than a list holds, so a map moves into a `Map` and keeps changing there;
+    /// few enough that inserts hit existing keys and removes find them.
+    const KEYS: u8 = VendorMap::LIST_MAX as u8 + 8;
+
     fn op() -> impl Strategy<Value = Op> {
-        // Few keys, so inserts hit existing keys and removes find them.
         prop_oneof![
-            4 => (0u8..5, any::<u8>()).prop_map(|(k, v)| Op::Insert(k, v)),
-            2 => (0u8..5).prop_map(Op::Remove),
-            2 => (0u8..5).prop_map(Op::ShiftRemove),
+            // Inserts outweigh removes so that a map holds about 18 keys: it crosses
+            // `LIST_MAX` often and is then changed as a `Map`.
+            12 => (0u8..KEYS, any::<u8>()).prop_map(|(k, v)| Op::Insert(k, v)),
+            2 => (0u8..KEYS).prop_map(Op::Remove),
+            2 => (0u8..KEYS).prop_map(Op::ShiftRemove),
             1 => Just(Op::RetainOdd),
         ]
     }
@@ -1024,7 +1141,7 @@ mod tests {
         /// in the same order after any changes (the bytes an encoder writes from it
         /// depend on that order), the same answers to `get` and `insert`.
         #[test]
-        fn vendor_map_behaves_as_a_map(ops in proptest::collection::vec(op(), 0..24)) {
+        fn vendor_map_behaves_as_a_map(ops in proptest::collection::vec(op(), 0..96)) {
             let mut ours = VendorMap::new();
             let mut map = Map::new();
             for op in ops {
@@ -1049,7 +1166,7 @@ mod tests {
                 }
                 prop_assert_eq!(serde_json::to_string(&ours).unwrap(), serde_json::to_string(&map).unwrap());
                 prop_assert_eq!(ours.len(), map.len());
-                for k in 0..5 {
+                for k in 0..KEYS {
                     let k = format!("k{k}");
                     prop_assert_eq!(ours.get(&k), map.get(&k));
                     prop_assert_eq!(&ours[k.as_str()], map.get(&k).unwrap_or(&Value::Null));
@@ -1060,9 +1177,33 @@ mod tests {
     }
 
     #[test]
+    fn a_large_vendor_map_moves_into_a_map() {
+        // A body with many unknown fields must not make every insert and lookup a scan.
+        let mut grown = VendorMap::new();
+        for i in 0..VendorMap::LIST_MAX {
+            grown.insert(format!("k{i}"), i.into());
+        }
+        assert!(matches!(grown.0, Entries::List(_)));
+        grown.insert("one more".into(), Value::Null);
+        assert!(matches!(grown.0, Entries::Map(_)));
+        let big: Map<String, Value> = (0..1000).map(|i| (format!("k{i}"), i.into())).collect();
+        let from = VendorMap::from(big.clone());
+        assert!(matches!(from.0, Entries::Map(_)));
+        assert_eq!(from.into_map(), big);
+    }
+
+    #[test]
     fn vendor_map_equality_ignores_order_and_an_empty_map_holds_nothing() {
         let empty = VendorMap::new();
-        assert_eq!(empty.0.capacity(), 0, "an empty map allocates nothing");
+        assert!(
+            matches!(&empty.0, Entries::List(l) if l.capacity() == 0),
+            "an empty map allocates nothing"
+        );
+        assert_eq!(
+            std::mem::size_of::<VendorMap>(),
+            24,
+            "three words in every part"
+        );
         let mut ab = VendorMap::new();
         ab.insert("a".into(), 1.into());
         ab.insert("b".into(), 2.into());
