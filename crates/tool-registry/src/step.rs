@@ -145,11 +145,7 @@ impl ToolRegistry {
         // follow-up instead of being copied.
         let message = response.choices.swap_remove(0).message;
         let (append, follow_up_losses) = follow_up(format, message, &results)?;
-        if losses.is_empty() {
-            losses = follow_up_losses;
-        } else {
-            losses.extend(follow_up_losses);
-        }
+        losses.extend(follow_up_losses);
         Ok(Step::Continue {
             calls,
             results,

@@ -440,19 +440,12 @@ pub fn decode_response_unmapped(
     body: &str,
     from: Format,
 ) -> Result<(model::Response, Vec<Loss>), Error> {
-    let decoded = decode_response_with(Input::Text(body), from, &Options::default(), true)?;
+    let decoded = decode_response_from(Input::Text(body), from, &Options::default(), true)?;
     Ok((decoded.value, decoded.losses))
 }
 
+/// Decodes a response; `unmapped`: build no source map.
 fn decode_response_from(
-    input: Input<'_>,
-    from: Format,
-    options: &Options,
-) -> Result<Decoded<model::Response>, Error> {
-    decode_response_with(input, from, options, false)
-}
-
-fn decode_response_with(
     input: Input<'_>,
     from: Format,
     options: &Options,
@@ -570,7 +563,7 @@ pub fn decode_request(body: &str, from: Format) -> Result<Decoded<model::Request
 
 /// Reads a response body of format `from` into the neutral model.
 pub fn decode_response(body: &str, from: Format) -> Result<Decoded<model::Response>, Error> {
-    decode_response_from(Input::Text(body), from, &Options::default())
+    decode_response_from(Input::Text(body), from, &Options::default(), false)
 }
 
 /// Writes a neutral request as a body of format `to`. Loss paths point into the neutral
@@ -681,7 +674,8 @@ pub fn convert_response(
     to: Format,
     options: &Options,
 ) -> Result<Converted<String>, Error> {
-    let Decoded { value, losses, map } = decode_response_from(Input::Text(body), from, options)?;
+    let Decoded { value, losses, map } =
+        decode_response_from(Input::Text(body), from, options, false)?;
     let encoded = encode_response_to::<String>(value, to, options)?;
     finish(losses, &map, encoded, options)
 }
@@ -693,7 +687,8 @@ pub fn convert_response_value(
     to: Format,
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
-    let Decoded { value, losses, map } = decode_response_from(Input::Value(body), from, options)?;
+    let Decoded { value, losses, map } =
+        decode_response_from(Input::Value(body), from, options, false)?;
     let encoded = encode_response_to::<Value>(value, to, options)?;
     finish(losses, &map, encoded, options)
 }

@@ -119,22 +119,32 @@ impl VendorMap {
 
     /// The value of `key`, inserted by `default` first if it is not there.
     pub fn get_or_insert_with(&mut self, key: &str, default: impl FnOnce() -> Value) -> &mut Value {
-        if !self.contains_key(key) {
-            self.insert(key.to_owned(), default());
+        if matches!(&self.0, Entries::List(l) if l.len() >= Self::LIST_MAX)
+            && !self.contains_key(key)
+        {
+            self.promote();
         }
         match &mut self.0 {
             Entries::List(l) => {
-                // Inserted above: found. (The `push` arm is never taken.)
                 let i = match l.iter().position(|(k, _)| k == key) {
                     Some(i) => i,
                     None => {
-                        l.push((key.to_owned(), Value::Null));
+                        l.push((key.to_owned(), default()));
                         l.len() - 1
                     }
                 };
                 &mut l[i].1
             }
-            Entries::Map(m) => m.entry(key).or_insert(Value::Null),
+            Entries::Map(m) => m.entry(key).or_insert_with(default),
+        }
+    }
+
+    /// Moves a full list into a [`Map`] (entry order kept).
+    fn promote(&mut self) {
+        if let Entries::List(l) = &mut self.0 {
+            let mut map = Map::with_capacity(l.len() + 1);
+            map.extend(std::mem::take(l));
+            self.0 = Entries::Map(Box::new(map));
         }
     }
 
@@ -168,13 +178,10 @@ impl VendorMap {
                     // Records rarely grow past one or two entries.
                     l.reserve_exact(1);
                     l.push((key, value));
-                } else {
-                    let mut map = Map::with_capacity(l.len() + 1);
-                    map.extend(std::mem::take(l));
-                    map.insert(key, value);
-                    self.0 = Entries::Map(Box::new(map));
+                    return None;
                 }
-                None
+                self.promote();
+                self.insert(key, value)
             }
             Entries::Map(m) => m.insert(key, value),
         }
@@ -1116,6 +1123,7 @@ mod tests {
     #[derive(Debug, Clone)]
     enum Op {
         Insert(u8, u8),
+        GetOrInsert(u8, u8),
         Remove(u8),
         ShiftRemove(u8),
         RetainOdd,
@@ -1129,7 +1137,8 @@ mod tests {
         prop_oneof![
             // Inserts outweigh removes so that a map holds about 18 keys: it crosses
             // `LIST_MAX` often and is then changed as a `Map`.
-            12 => (0u8..KEYS, any::<u8>()).prop_map(|(k, v)| Op::Insert(k, v)),
+            10 => (0u8..KEYS, any::<u8>()).prop_map(|(k, v)| Op::Insert(k, v)),
+            2 => (0u8..KEYS, any::<u8>()).prop_map(|(k, v)| Op::GetOrInsert(k, v)),
             2 => (0u8..KEYS).prop_map(Op::Remove),
             2 => (0u8..KEYS).prop_map(Op::ShiftRemove),
             1 => Just(Op::RetainOdd),
@@ -1149,6 +1158,11 @@ mod tests {
                     Op::Insert(k, v) => {
                         let (k, v) = (format!("k{k}"), Value::from(v));
                         prop_assert_eq!(ours.insert(k.clone(), v.clone()), map.insert(k, v));
+                    }
+                    Op::GetOrInsert(k, v) => {
+                        let k = format!("k{k}");
+                        let ours = ours.get_or_insert_with(&k, || Value::from(v)).clone();
+                        prop_assert_eq!(&ours, map.entry(k).or_insert_with(|| Value::from(v)));
                     }
                     Op::Remove(k) => {
                         let k = format!("k{k}");
