@@ -7,6 +7,14 @@
 //!   `cargo test` stays the one gate.
 //! * `cargo xtask list-examples`: the example names of the `toolwire` crate, one a line
 //!   (used by `.ci/run` to run each).
+//! * `cargo xtask fuzz [SECONDS] [TARGET…]`: seeds the corpora from `fixtures/`
+//!   (`fuzz/seed.sh`) and runs every fuzz target (or the ones named) for SECONDS each
+//!   (default 60), printing executions per second. Needs `cargo-fuzz` (`cargo install
+//!   cargo-fuzz`); without it, it says so loudly and exits 0. Runs on the stable
+//!   toolchain: the targets are built with `--sanitizer none` (the sanitizers need
+//!   nightly's `-Z` flags; a panic is what the targets look for, and safe Rust needs no
+//!   address sanitizer): every other flag cargo-fuzz passes is stable. Fails if a target
+//!   finds a crash (its input is in `fuzz/artifacts/<target>/`).
 //!
 //! See <https://github.com/matklad/cargo-xtask>.
 
@@ -42,6 +50,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+        Some("fuzz") => fuzz(&args[1..]),
         Some("list-examples") => {
             for name in examples(&root()) {
                 println!("{name}");
@@ -49,9 +58,119 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         _ => {
-            eprintln!("usage: cargo xtask <ci | fixtures | list-examples>");
+            eprintln!(
+                "usage: cargo xtask <ci | fixtures | fuzz [SECONDS] [TARGET…] | list-examples>"
+            );
             ExitCode::from(2)
         }
+    }
+}
+
+/// The fuzz targets, in the order `cargo xtask fuzz` runs them (see `fuzz/Cargo.toml`).
+const FUZZ_TARGETS: &[&str] = &["decode", "roundtrip", "convert", "detect"];
+
+/// `cargo xtask fuzz [SECONDS] [TARGET…]`.
+fn fuzz(args: &[String]) -> ExitCode {
+    let seconds: u64 = match args.first().map(|a| a.parse()) {
+        Some(Ok(s)) => s,
+        Some(Err(_)) => {
+            eprintln!("usage: cargo xtask fuzz [SECONDS] [TARGET…]");
+            return ExitCode::from(2);
+        }
+        None => 60,
+    };
+    let named: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
+    for n in &named {
+        if !FUZZ_TARGETS.contains(n) {
+            eprintln!(
+                "xtask fuzz: no target `{n}` (targets: {})",
+                FUZZ_TARGETS.join(", ")
+            );
+            return ExitCode::from(2);
+        }
+    }
+    let targets: Vec<&str> = if named.is_empty() {
+        FUZZ_TARGETS.to_vec()
+    } else {
+        named
+    };
+    let have = Command::new("cargo")
+        .args(["fuzz", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        let bar = "!".repeat(78);
+        eprintln!("{bar}\n!! FUZZING SKIPPED: cargo-fuzz is not installed.");
+        eprintln!("!! Install it with `cargo install cargo-fuzz` (crates.io), then run");
+        eprintln!("!! `cargo xtask fuzz {seconds}` again. Nothing was fuzzed.\n{bar}");
+        return ExitCode::SUCCESS;
+    }
+    let fuzz_dir = root().join("fuzz");
+    match Command::new("bash").arg(fuzz_dir.join("seed.sh")).status() {
+        Ok(s) if s.success() => {}
+        _ => {
+            eprintln!("xtask fuzz: fuzz/seed.sh failed");
+            return ExitCode::FAILURE;
+        }
+    }
+    let mut failed = Vec::new();
+    let mut report = Vec::new();
+    for target in targets {
+        println!("==> fuzz {target} for {seconds} s");
+        let corpus = format!("corpus/{target}");
+        let output = Command::new("cargo")
+            .current_dir(&fuzz_dir)
+            .args(["fuzz", "run", "--sanitizer", "none", "-O"])
+            // 8 codegen units, not cargo-fuzz's 1: the instrumented build of every wire
+            // type in one unit takes over 25 minutes on two cores.
+            .args(["--codegen-units", "8", target, &corpus, "--"])
+            .arg(format!("-max_total_time={seconds}"))
+            .args(["-rss_limit_mb=2048", "-timeout=10", "-print_final_stats=1"])
+            .output();
+        let Ok(output) = output else {
+            eprintln!("xtask fuzz: cannot run cargo fuzz");
+            return ExitCode::FAILURE;
+        };
+        let log = String::from_utf8_lossy(&output.stderr);
+        let stat = |name: &str| {
+            log.lines().find_map(|l| {
+                l.strip_prefix(name)?
+                    .trim()
+                    .strip_prefix(':')?
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+            })
+        };
+        let execs = stat("stat::number_of_executed_units").unwrap_or(0);
+        let line = format!(
+            "{target}: {execs} runs in {seconds} s, {} execs/s{}",
+            execs / seconds.max(1),
+            if output.status.success() {
+                ""
+            } else {
+                ", FAILED (see fuzz/artifacts/)"
+            }
+        );
+        if !output.status.success() {
+            // The crash report: libFuzzer's and the panic's last lines.
+            let tail: Vec<&str> = log.lines().rev().take(40).collect();
+            for l in tail.into_iter().rev() {
+                eprintln!("{l}");
+            }
+            failed.push(target);
+        }
+        println!("{line}");
+        report.push(line);
+    }
+    println!("\n==> fuzz summary ({seconds} s per target, stable toolchain, --sanitizer none)");
+    for l in &report {
+        println!("{l}");
+    }
+    if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 
@@ -175,13 +294,22 @@ fn schema_problems(root: &Path) -> Vec<String> {
     problems
 }
 
-/// Example names of the facade crate.
+/// Example names of the facade crate, found as cargo finds them: `examples/<name>.rs`
+/// and `examples/<name>/main.rs` (other files in subfolders are modules examples share).
 fn examples(root: &Path) -> Vec<String> {
-    files_under(&root.join("crates/toolwire/examples"))
+    let dir = root.join("crates/toolwire/examples");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
         .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            (p.is_file() && p.extension().is_some_and(|e| e == "rs")) || p.join("main.rs").is_file()
+        })
         .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .collect()
+        .collect();
+    names.sort();
+    names
 }
 
 #[cfg(test)]
@@ -192,6 +320,16 @@ mod tests {
     fn every_fixture_is_listed_in_sources() {
         let problems = unlisted_fixtures(&root());
         assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn examples_are_listed_as_cargo_finds_them_without_shared_modules() {
+        let names = examples(&root());
+        assert!(names.contains(&"mcp_server".to_owned()), "{names:?}");
+        assert!(
+            !names.iter().any(|n| n == "registry" || n == "mod"),
+            "{names:?}"
+        );
     }
 
     #[test]

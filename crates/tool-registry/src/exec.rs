@@ -44,7 +44,7 @@ impl Wake for Signal {
 /// futures driven by their own threads). A handler that needs a specific runtime's
 /// reactor (tokio I/O, timers) must be dispatched from inside that runtime with the
 /// `async` methods instead.
-pub fn block_on<F: Future>(fut: F) -> F::Output {
+pub(crate) fn block_on<F: Future>(fut: F) -> F::Output {
     // The thread's signal is reused (one allocation per thread, not per call); a nested
     // `block_on` finds it taken and makes its own, so no wake meant for one is consumed
     // by the other. A late wake from an earlier call only causes one extra poll.

@@ -6,18 +6,28 @@
 //!   schemars, input parsed with serde), [`ToolRegistry::register_async`].
 //! * Dispatch ([`ToolRegistry::dispatch`], [`ToolRegistry::dispatch_call`],
 //!   [`ToolRegistry::dispatch_all`]): arguments validated against the schema, handler
-//!   panics caught, every failure a result the model can read — the agent keeps going.
+//!   panics caught, every failure a [`ToolError`] the model can read — the agent keeps
+//!   going.
 //! * [`ToolRegistry::tools_for`]: the `tools` array of any format, sorted by name, through
 //!   wire-convert's schema dialects, with its loss report.
 //! * [`ToolRegistry::step`]: the agent step — parse a response of any format, dispatch its
 //!   calls, return the final answer or the messages to append, in the same format.
-//! * [`ToolRegistry::mcp_list`] and [`ToolRegistry::mcp_call`]: answer MCP `tools/list`
-//!   and `tools/call` (the transport is yours).
+//! * [`mcp`]: serve the registry as an MCP server ([`mcp::McpServer`], one message in,
+//!   messages out, long calls run apart with progress, logging and cancellation through
+//!   a [`CallContext`]), and import an MCP server's tools into a registry
+//!   ([`mcp::McpClient::import`]) so any provider's model can call them. The transport
+//!   is yours.
+//!
+//! One naming rule for every method that runs tools: the plain name blocks until the
+//! calls are done ([`ToolRegistry::dispatch`], [`ToolRegistry::dispatch_all`],
+//! [`ToolRegistry::step`]), and the `_async` name is the same work as a future
+//! ([`ToolRegistry::dispatch_async`], [`ToolRegistry::dispatch_all_async`],
+//! [`ToolRegistry::step_async`]).
 //!
 //! What you will not find here: an HTTP client, an async runtime (async handlers run on
-//! whatever polls them; the blocking methods use a small built-in `block_on`), or code
-//! that matches a provider's JSON by hand — every format goes through wire-types and
-//! wire-convert.
+//! whatever polls them; the blocking methods drive them on the calling thread with a
+//! small built-in executor, so no runtime is needed), or code that matches a provider's
+//! JSON by hand — every format goes through wire-types and wire-convert.
 //!
 //! # Example
 //!
@@ -41,23 +51,25 @@
 //! let response = r#"{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o",
 //!   "choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,
 //!   "tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]}}]}"#;
-//! let Step::Continue { append, .. } = registry.step(Format::OpenaiChat, response)? else { unreachable!() };
+//! let Step::Continue { id, follow_up, .. } = registry.step(Format::OpenaiChat, response)? else { unreachable!() };
+//! assert_eq!(id.as_deref(), Some("chatcmpl-1"));
 //! // Append the assistant turn and the `tool` message (JSON text, ready for the next
 //! // request body), then call the model again.
-//! assert_eq!(append.len(), 2);
-//! assert_eq!(append[1].get(), r#"{"role":"tool","tool_call_id":"call_1","content":"Paris: 21°C"}"#);
+//! assert_eq!(follow_up.len(), 2);
+//! assert_eq!(follow_up[1].get(), r#"{"role":"tool","tool_call_id":"call_1","content":"Paris: 21°C"}"#);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]
 
+mod context;
 mod exec;
-mod mcp;
+pub mod mcp;
 mod registry;
 mod spec;
 mod step;
 
-pub use exec::block_on;
-pub use registry::{Outcome, ToolError, ToolOutput, ToolRegistry, ToolResultOf};
+pub use context::{CallContext, LogLevel, Notice};
+pub use registry::{ToolError, ToolErrorKind, ToolOutput, ToolRegistry, ToolResultOf};
 pub use spec::ToolSpec;
 pub use step::Step;
 
@@ -84,20 +96,34 @@ pub enum Error {
     /// A second tool with the same name.
     #[error("a tool named `{0}` is already registered")]
     Duplicate(String),
-    /// `dispatch` of a name nobody registered.
-    #[error("unknown tool `{name}` (registered: {})", if available.is_empty() { "none".to_owned() } else { available.join(", ") })]
-    UnknownTool {
-        /// The name asked for.
-        name: String,
-        /// The registered names.
-        available: Vec<String>,
-    },
     /// Reading a response or writing a tools array or follow-up failed.
     #[error(transparent)]
     Convert(#[from] wire_convert::Error),
-    /// Reading an MCP request failed.
+    /// Reading an MCP response's result failed (the pointer is into the response).
     #[error(transparent)]
     Read(#[from] wire_types::Error),
+    /// An MCP server answered a request with a JSON-RPC error.
+    #[error("the MCP server answered with error {code}: {message}")]
+    Rpc {
+        /// The JSON-RPC error code (`-32602`: an unknown tool or bad params).
+        code: i64,
+        /// The server's message.
+        message: String,
+        /// The error's `data`, if any.
+        data: Option<serde_json::Value>,
+    },
+    /// An MCP message broke the protocol: not a JSON-RPC response, the wrong id, a
+    /// protocol version not spoken, endless pages.
+    #[error("{}: {message}", if pointer.is_empty() { "/" } else { pointer.as_str() })]
+    Protocol {
+        /// JSON pointer into the message.
+        pointer: String,
+        /// What was expected.
+        message: String,
+    },
+    /// The transport the caller gave failed.
+    #[error("transport: {0}")]
+    Transport(String),
 }
 
 impl ToolRegistry {

@@ -1,7 +1,7 @@
 //! [`ToolRegistry`]: registration and dispatch.
 
 use crate::exec::{BoxFuture, CatchUnwind, block_on, join_all};
-use crate::{Error, ToolSpec};
+use crate::{CallContext, Error, ToolSpec};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -39,79 +39,148 @@ impl From<Value> for ToolOutput {
     }
 }
 
-/// A handler's failure: the message the model will read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolError(pub String);
+/// Why a call failed: the one failure type of a tool call, whatever went wrong.
+///
+/// Handlers return it (`Err("no such city".into())`, or `?` on any error that is
+/// `Display`); the registry makes it for everything that goes wrong around the handler
+/// (unknown tool, bad arguments, a panic). Its [`message`](ToolError::message) is written
+/// for the model, which reads it as the failed result and can correct its call.
+///
+/// It does not implement `Display` itself: the blanket `From<E: Display>` that lets a
+/// handler use `?` on any error would then conflict with `From<T> for T`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolError {
+    kind: ToolErrorKind,
+    message: String,
+    content: Vec<Part>,
+}
+
+/// What kind of failure a [`ToolError`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolErrorKind {
+    /// No tool of that name is registered (the message lists the tools that are).
+    UnknownTool,
+    /// The arguments are not JSON, break the input schema, or do not deserialize into a
+    /// typed tool's input.
+    InvalidArguments,
+    /// The handler returned an error.
+    Failed,
+    /// The handler panicked (the registry caught it and keeps serving).
+    Panicked,
+    /// The handler's output breaks the tool's declared output schema (the MCP server
+    /// checks `structuredContent`).
+    InvalidOutput,
+}
 
 impl ToolError {
-    /// A failure with this message.
+    /// A handler failure ([`ToolErrorKind::Failed`]) with this message.
     pub fn new(message: impl Into<String>) -> Self {
-        ToolError(message.into())
+        ToolError::of(ToolErrorKind::Failed, message)
+    }
+
+    /// A failure of a given kind.
+    pub fn of(kind: ToolErrorKind, message: impl Into<String>) -> Self {
+        ToolError {
+            kind,
+            message: message.into(),
+            content: Vec::new(),
+        }
+    }
+
+    /// Adds content parts after the message (an image of the failure, say); the model
+    /// sees the message first, then these.
+    pub fn with_content(mut self, parts: Vec<Part>) -> Self {
+        self.content = parts;
+        self
+    }
+
+    /// The kind of failure.
+    pub fn kind(&self) -> ToolErrorKind {
+        self.kind
+    }
+
+    /// The message the model reads.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The content parts after the message (normally none).
+    pub fn content(&self) -> &[Part] {
+        &self.content
     }
 }
 
 impl<E: std::fmt::Display> From<E> for ToolError {
     fn from(e: E) -> Self {
-        ToolError(e.to_string())
+        ToolError::new(e.to_string())
     }
 }
 
-/// What a handler returns.
+/// What a handler returns, and what a dispatch gives back.
 pub type ToolResultOf = Result<ToolOutput, ToolError>;
 
-/// The outcome of one call, as the model will see it: output or failure, never a panic.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    /// The tool that was called.
-    pub name: String,
-    /// The output, or the message of the failure (bad arguments, handler error, panic,
-    /// unknown tool).
-    pub result: Result<ToolOutput, String>,
-}
-
-impl Outcome {
-    /// Whether the call failed.
-    pub fn is_error(&self) -> bool {
-        self.result.is_err()
-    }
-
-    /// The outcome as a neutral tool result for the call `call_id`.
-    pub fn into_tool_result(self, call_id: impl Into<String>) -> ToolResult {
-        let (content, is_error) = match self.result {
-            Ok(ToolOutput::Text(t)) => (vec![Part::text(t)], false),
-            Ok(ToolOutput::Json(v)) => (
-                vec![Part::Json(Json {
-                    value: v,
-                    meta: Default::default(),
-                })],
-                false,
-            ),
-            Ok(ToolOutput::Parts(p)) => (p, false),
-            Err(message) => (vec![Part::text(message)], true),
-        };
-        ToolResult {
-            call_id: call_id.into(),
-            name: Some(self.name),
-            content,
-            is_error,
-            meta: Default::default(),
+/// A call's result as the neutral model's tool result for call `call_id` of `name`.
+pub(crate) fn to_tool_result(
+    result: ToolResultOf,
+    name: String,
+    call_id: impl Into<String>,
+) -> ToolResult {
+    let (content, is_error) = match result {
+        Ok(ToolOutput::Text(t)) => (vec![Part::text(t)], false),
+        Ok(ToolOutput::Json(v)) => (
+            vec![Part::Json(Json {
+                value: v,
+                meta: Default::default(),
+            })],
+            false,
+        ),
+        Ok(ToolOutput::Parts(p)) => (p, false),
+        Err(e) => {
+            let mut parts = Vec::with_capacity(1 + e.content.len());
+            parts.push(Part::text(e.message));
+            parts.extend(e.content);
+            (parts, true)
         }
+    };
+    ToolResult {
+        call_id: call_id.into(),
+        name: Some(name),
+        content,
+        is_error,
+        meta: Default::default(),
     }
 }
 
-type SyncFn = dyn Fn(Value) -> ToolResultOf + Send + Sync;
-type AsyncFn = dyn Fn(Value) -> BoxFuture<ToolResultOf> + Send + Sync;
+/// One finished call: the tool's name and its result.
+pub(crate) struct Done {
+    pub(crate) name: String,
+    pub(crate) result: ToolResultOf,
+}
+
+impl Done {
+    fn into_tool_result(self, call_id: impl Into<String>) -> ToolResult {
+        to_tool_result(self.result, self.name, call_id)
+    }
+}
+
+type SyncFn = dyn Fn(Value, &CallContext) -> ToolResultOf + Send + Sync;
+type AsyncFn = dyn Fn(Value, CallContext) -> BoxFuture<ToolResultOf> + Send + Sync;
 
 enum Handler {
     Sync(Box<SyncFn>),
     Async(Box<AsyncFn>),
 }
 
-struct Entry {
-    spec: ToolSpec,
+/// A registered tool: its spec, its handler, and its compiled schemas.
+pub(crate) struct Entry {
+    pub(crate) spec: ToolSpec,
     handler: Handler,
     #[cfg(feature = "validate")]
     validator: Option<jsonschema::Validator>,
+    /// The output schema, compiled (MCP checks `structuredContent` against it).
+    #[cfg(feature = "validate")]
+    pub(crate) output_validator: Option<jsonschema::Validator>,
 }
 
 /// Tools registered once, served to every provider, dispatched safely.
@@ -119,12 +188,15 @@ struct Entry {
 /// * Registration validates the name and the schema (a bad schema fails here, not at
 ///   call time); a second tool with the same name is an error.
 /// * Dispatch never panics and never lets a handler's panic through: a panic, a handler
-///   error, arguments that are not JSON or do not match the schema all become a failed
-///   [`Outcome`] the model can read and correct.
+///   error, an unknown tool, arguments that are not JSON or do not match the schema all
+///   become a [`ToolError`] the model can read and correct.
 /// * The registry is `Send + Sync`: share it in an `Arc` and dispatch from any thread.
+/// * Naming: the plain method blocks until the call is done (async handlers are driven
+///   on the calling thread, no runtime needed); the `_async` method is the same call as a
+///   future, for callers on an async runtime.
 ///
 /// ```
-/// use tool_registry::{ToolRegistry, ToolSpec};
+/// use tool_registry::{ToolErrorKind, ToolRegistry, ToolSpec};
 /// use serde_json::json;
 ///
 /// let mut registry = ToolRegistry::new();
@@ -136,11 +208,11 @@ struct Entry {
 ///     }))?,
 ///     |input| Ok(json!(input["a"].as_f64().unwrap_or(0.0) + input["b"].as_f64().unwrap_or(0.0)).into()),
 /// )?;
-/// let out = registry.dispatch("add", json!({"a": 1, "b": 2}))?;
-/// assert_eq!(out.result, Ok(json!(3.0).into()));
-/// // Arguments that break the schema are a failed result, not an error.
-/// let bad = registry.dispatch("add", json!({"a": 1}))?;
-/// assert!(bad.is_error());
+/// assert_eq!(registry.dispatch("add", json!({"a": 1, "b": 2})), Ok(json!(3.0).into()));
+/// // Arguments that break the schema are a failure the model can read.
+/// let bad = registry.dispatch("add", json!({"a": 1})).unwrap_err();
+/// assert_eq!(bad.kind(), ToolErrorKind::InvalidArguments);
+/// assert_eq!(bad.message(), "invalid arguments for add: /: \"b\" is a required property");
 /// # Ok::<(), tool_registry::Error>(())
 /// ```
 #[derive(Default)]
@@ -177,6 +249,16 @@ impl ToolRegistry {
         } else {
             None
         };
+        #[cfg(feature = "validate")]
+        let output_validator = match spec.output_schema() {
+            Some(schema) => Some(
+                jsonschema::validator_for(schema).map_err(|e| Error::Schema {
+                    tool: spec.name().to_owned(),
+                    message: format!("the output schema does not compile: {e}"),
+                })?,
+            ),
+            None => None,
+        };
         #[cfg(not(feature = "validate"))]
         let _ = validate;
         let name = spec.name().to_owned();
@@ -187,9 +269,25 @@ impl ToolRegistry {
                 handler,
                 #[cfg(feature = "validate")]
                 validator,
+                #[cfg(feature = "validate")]
+                output_validator,
             }),
         );
         Ok(())
+    }
+
+    /// Registers a tool whose arguments are not checked here (an MCP server's tool,
+    /// which checks its own).
+    pub(crate) fn register_unchecked<F>(&mut self, spec: ToolSpec, handler: F) -> Result<(), Error>
+    where
+        F: Fn(Value, &CallContext) -> ToolResultOf + Send + Sync + 'static,
+    {
+        self.insert(spec, Handler::Sync(Box::new(handler)), false)
+    }
+
+    /// Removes a tool; returns whether it was there. Calls already running finish.
+    pub fn remove(&mut self, name: &str) -> bool {
+        self.tools.remove(name).is_some()
     }
 
     /// Registers a tool with a synchronous handler. The handler receives the arguments
@@ -199,18 +297,66 @@ impl ToolRegistry {
     where
         F: Fn(Value) -> ToolResultOf + Send + Sync + 'static,
     {
+        self.register_with_context(spec, move |v, _: &CallContext| handler(v))
+    }
+
+    /// [`ToolRegistry::register`] for a handler that also gets its call's
+    /// [`CallContext`]: to report progress and log messages (MCP sends them to the
+    /// client) and to stop early when the call is cancelled.
+    ///
+    /// ```
+    /// use tool_registry::{LogLevel, ToolRegistry, ToolSpec};
+    ///
+    /// let mut registry = ToolRegistry::new();
+    /// registry.register_with_context(
+    ///     ToolSpec::new("count", "Counts to three, slowly", serde_json::json!({"type": "object"}))?,
+    ///     |_, ctx| {
+    ///         for i in 1..=3 {
+    ///             if ctx.wait(std::time::Duration::from_millis(1)) {
+    ///                 return Err("cancelled".into());
+    ///             }
+    ///             ctx.progress(f64::from(i), Some(3.0), None);
+    ///         }
+    ///         ctx.log(LogLevel::Info, "counted");
+    ///         Ok("3".into())
+    ///     },
+    /// )?;
+    /// assert_eq!(registry.dispatch("count", serde_json::json!({})), Ok("3".into()));
+    /// # Ok::<(), tool_registry::Error>(())
+    /// ```
+    pub fn register_with_context<F>(&mut self, spec: ToolSpec, handler: F) -> Result<(), Error>
+    where
+        F: Fn(Value, &CallContext) -> ToolResultOf + Send + Sync + 'static,
+    {
         self.insert(spec, Handler::Sync(Box::new(handler)), true)
     }
 
     /// Registers a tool with an async handler. No runtime is assumed: the future is polled
-    /// by whoever awaits the dispatch (or by the built-in `block_on` of the blocking
-    /// methods).
+    /// by whoever awaits the `_async` dispatch, or driven on the calling thread by the
+    /// blocking methods.
     pub fn register_async<F, Fut>(&mut self, spec: ToolSpec, handler: F) -> Result<(), Error>
     where
         F: Fn(Value) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ToolResultOf> + Send + 'static,
     {
-        let boxed = move |v: Value| -> BoxFuture<ToolResultOf> { Box::pin(handler(v)) };
+        self.register_async_with_context(spec, move |v, _: CallContext| handler(v))
+    }
+
+    /// [`ToolRegistry::register_async`] for a handler that also gets its call's
+    /// [`CallContext`] (its own clone, to keep across `.await`s). When an MCP call is
+    /// cancelled, the server stops polling the future and drops it.
+    pub fn register_async_with_context<F, Fut>(
+        &mut self,
+        spec: ToolSpec,
+        handler: F,
+    ) -> Result<(), Error>
+    where
+        F: Fn(Value, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ToolResultOf> + Send + 'static,
+    {
+        let boxed = move |v: Value, ctx: CallContext| -> BoxFuture<ToolResultOf> {
+            Box::pin(handler(v, ctx))
+        };
         self.insert(spec, Handler::Async(Box::new(boxed)), true)
     }
 
@@ -228,10 +374,10 @@ impl ToolRegistry {
     /// registry.register_typed("get_weather", "Weather forecast", |w: Weather| {
     ///     Ok::<_, std::convert::Infallible>(format!("{}: sunny for {} days", w.city, w.days.unwrap_or(1)))
     /// })?;
-    /// let out = registry.dispatch("get_weather", serde_json::json!({"city": "Paris"}))?;
-    /// assert_eq!(out.result, Ok("Paris: sunny for 1 days".into()));
-    /// let bad = registry.dispatch("get_weather", serde_json::json!({"city": 3}))?;
-    /// assert_eq!(bad.result.unwrap_err(), "invalid arguments for get_weather: /city: invalid type: integer `3`, expected a string");
+    /// let out = registry.dispatch("get_weather", serde_json::json!({"city": "Paris"}));
+    /// assert_eq!(out, Ok("Paris: sunny for 1 days".into()));
+    /// let bad = registry.dispatch("get_weather", serde_json::json!({"city": 3})).unwrap_err();
+    /// assert_eq!(bad.message(), "invalid arguments for get_weather: /city: invalid type: integer `3`, expected a string");
     /// # Ok::<(), tool_registry::Error>(())
     /// ```
     #[cfg(feature = "schemars")]
@@ -250,12 +396,16 @@ impl ToolRegistry {
         let schema = schemars::schema_for!(I).to_value();
         let spec = ToolSpec::new(name, description, schema)?;
         let tool = name.to_owned();
-        let f = move |v: Value| -> ToolResultOf {
-            let input: I = wire_types::from_value(&v)
-                .map_err(|e| ToolError(format!("invalid arguments for {tool}: {e}")))?;
+        let f = move |v: Value, _: &CallContext| -> ToolResultOf {
+            let input: I = wire_types::from_value(&v).map_err(|e| {
+                ToolError::of(
+                    ToolErrorKind::InvalidArguments,
+                    format!("invalid arguments for {tool}: {e}"),
+                )
+            })?;
             handler(input)
                 .map(Into::into)
-                .map_err(|e| ToolError(e.to_string()))
+                .map_err(|e| ToolError::new(e.to_string()))
         };
         // serde checks the input; the generated schema need not be compiled too.
         self.insert(spec, Handler::Sync(Box::new(f)), false)
@@ -276,104 +426,116 @@ impl ToolRegistry {
         self.tools.keys().map(String::as_str)
     }
 
-    /// Calls a tool with a JSON value. An unknown tool is an error; everything that goes
-    /// wrong inside the call is a failed [`Outcome`].
-    pub fn dispatch(&self, name: &str, input: Value) -> Result<Outcome, Error> {
-        let entry = self.entry(name)?;
-        Ok(block_on(run(entry, input)))
+    /// Calls a tool with a JSON value, blocking until it is done. Everything that goes
+    /// wrong, an unknown tool included, is a [`ToolError`].
+    pub fn dispatch(&self, name: &str, input: Value) -> ToolResultOf {
+        block_on(self.dispatch_async(name, input))
     }
 
-    /// [`ToolRegistry::dispatch`] for async callers.
-    pub async fn dispatch_async(&self, name: &str, input: Value) -> Result<Outcome, Error> {
-        let entry = self.entry(name)?;
-        Ok(run(entry, input).await)
+    /// [`ToolRegistry::dispatch`] as a future.
+    pub async fn dispatch_async(&self, name: &str, input: Value) -> ToolResultOf {
+        let done = match self.tools.get(name) {
+            None => self.unknown(name),
+            Some(entry) => match start(entry, input, &CallContext::none()) {
+                Started::Done(done) => done,
+                Started::Running(future) => future.await,
+            },
+        };
+        done.result
     }
 
-    /// Calls the tool a model asked for. Never fails: an unknown tool, arguments that
-    /// are not JSON, and every failure of the call itself become a failed result.
+    /// Calls the tool a model asked for, blocking until it is done. Never fails: an
+    /// unknown tool, arguments that are not JSON, and every failure of the call itself
+    /// become a failed result.
     pub fn dispatch_call(&self, call: &ToolCall) -> ToolResult {
         block_on(self.dispatch_call_async(call))
     }
 
-    /// [`ToolRegistry::dispatch_call`] for async callers.
+    /// [`ToolRegistry::dispatch_call`] as a future.
     pub async fn dispatch_call_async(&self, call: &ToolCall) -> ToolResult {
-        self.call_future(call)
-            .await
-            .into_tool_result(call.id.clone())
+        let done = match self.start_call(call) {
+            Started::Done(done) => done,
+            Started::Running(future) => future.await,
+        };
+        done.into_tool_result(call.id.clone())
     }
 
     /// Runs the calls of one model turn concurrently and returns the results in call
-    /// order.
-    pub async fn dispatch_all(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
+    /// order, blocking until all are done: async handlers are polled together on this
+    /// thread, synchronous ones run one after another.
+    pub fn dispatch_all(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
+        block_on(self.dispatch_all_async(calls))
+    }
+
+    /// [`ToolRegistry::dispatch_all`] as a future.
+    pub async fn dispatch_all_async(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
         // Synchronous handlers run as their calls are started, in call order; the async
         // ones are then polled together, each holding its slot with a stand-in result.
         let mut results: Vec<ToolResult> = Vec::with_capacity(calls.len());
-        let mut running: Vec<(usize, BoxFuture<Outcome>)> = Vec::new();
+        let mut running: Vec<(usize, BoxFuture<Done>)> = Vec::new();
         for (i, call) in calls.iter().enumerate() {
-            let outcome = match self.start_call(call) {
-                Started::Done(outcome) => outcome,
+            let done = match self.start_call(call) {
+                Started::Done(done) => done,
                 Started::Running(future) => {
                     running.push((i, future));
-                    Outcome {
+                    Done {
                         name: call.name.clone(),
-                        result: Err("the call did not finish".to_owned()),
+                        result: Err(ToolError::new("the call did not finish")),
                     }
                 }
             };
-            results.push(outcome.into_tool_result(call.id.clone()));
+            results.push(done.into_tool_result(call.id.clone()));
         }
         if !running.is_empty() {
             let (at, futures): (Vec<usize>, Vec<_>) = running.into_iter().unzip();
-            for (i, outcome) in at.into_iter().zip(join_all(futures).await) {
+            for (i, done) in at.into_iter().zip(join_all(futures).await) {
                 if let (Some(slot), Some(call)) = (results.get_mut(i), calls.get(i)) {
-                    *slot = outcome.into_tool_result(call.id.clone());
+                    *slot = done.into_tool_result(call.id.clone());
                 }
             }
         }
         results
     }
 
-    /// [`ToolRegistry::dispatch_all`], blocking: async handlers are polled concurrently
-    /// on this thread, synchronous ones run one after another.
-    pub fn dispatch_all_blocking(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
-        block_on(self.dispatch_all(calls))
-    }
-
-    fn entry(&self, name: &str) -> Result<Arc<Entry>, Error> {
-        self.tools
-            .get(name)
-            .cloned()
-            .ok_or_else(|| Error::UnknownTool {
-                name: name.to_owned(),
-                available: self.tools.keys().cloned().collect(),
-            })
-    }
-
-    fn call_future(&self, call: &ToolCall) -> BoxFuture<Outcome> {
-        match self.start_call(call) {
-            Started::Done(outcome) => Box::pin(std::future::ready(outcome)),
-            Started::Running(future) => future,
+    /// The failure of a call to a tool nobody registered, listing the ones that are.
+    fn unknown(&self, name: &str) -> Done {
+        Done {
+            name: name.to_owned(),
+            result: Err(ToolError::of(
+                ToolErrorKind::UnknownTool,
+                self.unknown_message(name),
+            )),
         }
+    }
+
+    /// What the model reads when it calls a tool nobody registered.
+    pub(crate) fn unknown_message(&self, name: &str) -> String {
+        let available: Vec<&str> = self.names().collect();
+        format!(
+            "unknown tool `{name}`; available tools: {}",
+            if available.is_empty() {
+                "none".to_owned()
+            } else {
+                available.join(", ")
+            }
+        )
+    }
+
+    /// The specs after a bound, sorted by name (the MCP server's pages).
+    pub(crate) fn specs_after(
+        &self,
+        after: std::ops::Bound<&str>,
+    ) -> impl Iterator<Item = &ToolSpec> {
+        self.tools
+            .range::<str, _>((after, std::ops::Bound::Unbounded))
+            .map(|(_, e)| &e.spec)
     }
 
     /// Starts one call: everything up to an async handler's future, which is handed back
     /// to be polled; the rest (a synchronous handler, any failure) is done here.
     fn start_call(&self, call: &ToolCall) -> Started {
         let Some(entry) = self.tools.get(&call.name) else {
-            let available: Vec<&str> = self.names().collect();
-            let message = format!(
-                "unknown tool `{}`; available tools: {}",
-                call.name,
-                if available.is_empty() {
-                    "none".to_owned()
-                } else {
-                    available.join(", ")
-                }
-            );
-            return Started::Done(Outcome {
-                name: call.name.clone(),
-                result: Err(message),
-            });
+            return Started::Done(self.unknown(&call.name));
         };
         let input = match &call.arguments {
             Arguments::Value(Value::Null) => Value::Object(Default::default()),
@@ -387,36 +549,36 @@ impl ToolRegistry {
                 Ok(v) => v,
                 Err(e) => {
                     let name = &call.name;
-                    return Started::Done(Outcome {
+                    return Started::Done(Done {
                         name: name.clone(),
-                        result: Err(format!(
-                            "the arguments of `{name}` are not valid JSON ({e}); send a JSON object"
+                        result: Err(ToolError::of(
+                            ToolErrorKind::InvalidArguments,
+                            format!(
+                                "the arguments of `{name}` are not valid JSON ({e}); send a JSON object"
+                            ),
                         )),
                     });
                 }
             },
         };
-        start(entry, input)
+        start(entry, input, &CallContext::none())
+    }
+
+    /// The entry of a tool, shared (a call holds it while it runs).
+    pub(crate) fn entry(&self, name: &str) -> Option<Arc<Entry>> {
+        self.tools.get(name).cloned()
     }
 }
 
 /// A call after [`start`]: finished, or an async handler still to be polled.
-enum Started {
-    Done(Outcome),
-    Running(BoxFuture<Outcome>),
+pub(crate) enum Started {
+    Done(Done),
+    Running(BoxFuture<Done>),
 }
 
-/// One call: unwrap, validate, run the handler with panics caught.
-async fn run(entry: Arc<Entry>, input: Value) -> Outcome {
-    match start(&entry, input) {
-        Started::Done(outcome) => outcome,
-        Started::Running(future) => future.await,
-    }
-}
-
-/// [`run`] up to an async handler's future: a synchronous handler runs here, so a
-/// turn of synchronous calls needs no future at all.
-fn start(entry: &Entry, input: Value) -> Started {
+/// One call up to an async handler's future: unwrap, validate, run a synchronous
+/// handler (so a turn of synchronous calls needs no future at all), panics caught.
+pub(crate) fn start(entry: &Entry, input: Value, ctx: &CallContext) -> Started {
     let name = entry.spec.name().to_owned();
     let input = if entry.spec.wraps_input() {
         match input {
@@ -441,38 +603,44 @@ fn start(entry: &Entry, input: Value) -> Started {
             })
             .collect();
         if !problems.is_empty() {
-            let result = Err(format!(
-                "invalid arguments for {name}: {}",
-                problems.join("; ")
+            let result = Err(ToolError::of(
+                ToolErrorKind::InvalidArguments,
+                format!("invalid arguments for {name}: {}", problems.join("; ")),
             ));
-            return Started::Done(Outcome { name, result });
+            return Started::Done(Done { name, result });
         }
     }
     let panicked = |name: &str, payload: &(dyn std::any::Any + Send)| {
-        format!(
-            "tool {name} panicked: {}",
-            crate::exec::panic_message(payload)
+        ToolError::of(
+            ToolErrorKind::Panicked,
+            format!(
+                "tool {name} panicked: {}",
+                crate::exec::panic_message(payload)
+            ),
         )
     };
     match &entry.handler {
         Handler::Sync(f) => {
-            let result = match catch_unwind(AssertUnwindSafe(|| f(input))) {
-                Ok(r) => r.map_err(|e| e.0),
+            let result = match catch_unwind(AssertUnwindSafe(|| f(input, ctx))) {
+                Ok(r) => r,
                 Err(payload) => Err(panicked(&name, payload.as_ref())),
             };
-            Started::Done(Outcome { name, result })
+            Started::Done(Done { name, result })
         }
-        Handler::Async(f) => match catch_unwind(AssertUnwindSafe(|| f(input))) {
+        Handler::Async(f) => match catch_unwind(AssertUnwindSafe(|| f(input, ctx.clone()))) {
             Ok(fut) => Started::Running(Box::pin(async move {
                 let result = match CatchUnwind::new(fut).await {
-                    Ok(r) => r.map_err(|e| e.0),
-                    Err(panic) => Err(format!("tool {name} panicked: {panic}")),
+                    Ok(r) => r,
+                    Err(panic) => Err(ToolError::of(
+                        ToolErrorKind::Panicked,
+                        format!("tool {name} panicked: {panic}"),
+                    )),
                 };
-                Outcome { name, result }
+                Done { name, result }
             })),
             Err(payload) => {
                 let result = Err(panicked(&name, payload.as_ref()));
-                Started::Done(Outcome { name, result })
+                Started::Done(Done { name, result })
             }
         },
     }

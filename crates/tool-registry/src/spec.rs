@@ -1,10 +1,16 @@
 //! [`ToolSpec`]: what a tool is called, what it does, and the shape of its input.
 
 use crate::Error;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use wire_types::Format;
+use wire_types::mcp::{Icon, ToolAnnotations};
 
-/// A tool's definition: name, description, input JSON Schema, optional output schema.
+/// A tool's definition: name, description, input JSON Schema, optional output schema,
+/// and what MCP clients show people (title, annotations, icons, `_meta`).
+///
+/// The MCP members describe the tool to people and MCP clients, not to a model:
+/// [`ToolRegistry::tools_for`](crate::ToolRegistry::tools_for) leaves them out of chat
+/// formats' tools arrays without reporting a loss; the MCP server lists them.
 ///
 /// ```
 /// use tool_registry::ToolSpec;
@@ -23,6 +29,10 @@ pub struct ToolSpec {
     description: Option<String>,
     input_schema: Value,
     output_schema: Option<Value>,
+    title: Option<String>,
+    annotations: Option<ToolAnnotations>,
+    icons: Vec<Icon>,
+    meta: Option<Map<String, Value>>,
 }
 
 impl ToolSpec {
@@ -43,6 +53,10 @@ impl ToolSpec {
             description: (!description.is_empty()).then_some(description),
             input_schema,
             output_schema: None,
+            title: None,
+            annotations: None,
+            icons: Vec::new(),
+            meta: None,
         })
     }
 
@@ -65,6 +79,51 @@ impl ToolSpec {
         check_schema(&self.name, "output", &schema)?;
         self.output_schema = Some(schema);
         Ok(self)
+    }
+
+    /// Adds a title: the name people see (MCP `title`).
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Adds behaviour hints (MCP `annotations`: read-only, destructive, idempotent,
+    /// open-world).
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.annotations = Some(annotations);
+        self
+    }
+
+    /// Adds icons for a user interface (MCP `icons`).
+    pub fn with_icons(mut self, icons: Vec<Icon>) -> Self {
+        self.icons = icons;
+        self
+    }
+
+    /// Adds protocol metadata (MCP `_meta`, an object).
+    pub fn with_meta(mut self, meta: Map<String, Value>) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+
+    /// The title, if any.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// The behaviour hints, if any.
+    pub fn annotations(&self) -> Option<&ToolAnnotations> {
+        self.annotations.as_ref()
+    }
+
+    /// The icons (none by default).
+    pub fn icons(&self) -> &[Icon] {
+        &self.icons
+    }
+
+    /// The `_meta` object, if any.
+    pub fn meta(&self) -> Option<&Map<String, Value>> {
+        self.meta.as_ref()
     }
 
     /// The name.
@@ -90,7 +149,7 @@ impl ToolSpec {
     /// Whether the input schema describes something other than an object (providers
     /// then see it wrapped as `{"input": <schema>}`).
     pub fn wraps_input(&self) -> bool {
-        !wire_convert::schema::is_object_schema(&self.input_schema)
+        !wire_convert::is_object_schema(&self.input_schema)
     }
 
     /// Checks the name against `format`'s own rule, which may be stricter than the
@@ -99,7 +158,50 @@ impl ToolSpec {
         provider_rule(&self.name, format)
     }
 
-    /// The neutral tool definition.
+    /// The tool as MCP lists it (`tools/list`), through wire-convert's MCP encoder: a
+    /// non-object input schema is exposed as `{"input": <schema>}`, like every format
+    /// sees it.
+    pub fn to_mcp_tool(&self) -> wire_types::mcp::Tool {
+        let mut def = self.to_def();
+        let v = &mut def.vendor;
+        let mcp = Format::Mcp;
+        if let Some(t) = &self.title {
+            v.set_field(mcp, "title", Value::String(t.clone()));
+        }
+        if let Some(a) = &self.annotations {
+            v.set_field(mcp, "annotations", wire_types::to_value(a));
+        }
+        if !self.icons.is_empty() {
+            v.set_field(mcp, "icons", wire_types::to_value(&self.icons));
+        }
+        if let Some(m) = &self.meta {
+            v.set_field(mcp, "_meta", Value::Object(m.clone()));
+        }
+        // The only losses possible here are the documented rewrites (the wrap of a
+        // non-object schema, `"type": "object"` added): names already keep MCP's rule.
+        let name = def.name.clone();
+        wire_convert::encode_mcp_tools(
+            vec![wire_convert::model::Tool::Function(def)],
+            &wire_convert::Options::default(),
+        )
+        .ok()
+        .and_then(|out| out.value.into_iter().next())
+        // Not reached: a function tool always writes as an MCP tool when nothing is strict.
+        .unwrap_or_else(|| wire_types::mcp::Tool {
+            name,
+            title: None,
+            description: None,
+            input_schema: serde_json::Map::from_iter([("type".to_owned(), "object".into())]),
+            output_schema: None,
+            annotations: None,
+            execution: None,
+            icons: None,
+            meta: None,
+            extra: Default::default(),
+        })
+    }
+
+    /// The neutral tool definition (without the MCP-only members).
     pub fn to_def(&self) -> wire_convert::model::ToolDef {
         wire_convert::model::ToolDef {
             name: self.name.clone(),

@@ -23,22 +23,28 @@ pub enum Step {
         /// it does not model as vendor data, so this is normally empty).
         losses: Vec<Loss>,
     },
-    /// The model called tools; they ran. Append `append` to the conversation and call
-    /// the model again.
+    /// The model called tools; they ran. Append the follow-up to the conversation and
+    /// call the model again.
     Continue {
+        /// The response's id, when the format gives one (the decoded neutral response's
+        /// `id`).
+        id: Option<String>,
+        /// The response's token usage, when the format gives it (the decoded neutral
+        /// response's `usage`; boxed: it is large next to the other fields).
+        usage: Option<Box<model::Usage>>,
         /// The calls, in order.
         calls: Vec<ToolCall>,
         /// Their results, in call order (failures included: `is_error`).
         results: Vec<ToolResult>,
         /// The messages (items, contents) to append, in the response's format, each as
         /// its JSON text (ready to be written into the next request body;
-        /// [`Step::append_values`] parses them): the assistant turn as history, then the
+        /// [`Step::follow_up_values`] parses them): the assistant turn as history, then the
         /// results the format's way — OpenAI `tool` messages (failures prefixed
         /// `Error:`), one Anthropic user message of `tool_result` blocks with `is_error`,
         /// Responses items, one Gemini content of `functionResponse` parts, Ollama `tool`
         /// messages with `tool_name`, Bedrock `toolResult` blocks with `status`, Mistral
         /// and Cohere `tool` messages.
-        append: Vec<Box<RawValue>>,
+        follow_up: Vec<Box<RawValue>>,
         /// What the format could not carry in the follow-up (e.g. an image in an OpenAI
         /// tool result, moved to a user message), after what decoding the response could
         /// not carry (normally nothing).
@@ -63,22 +69,31 @@ impl PartialEq for Step {
             ) => text == t && response == r && losses == l,
             (
                 Step::Continue {
+                    id,
+                    usage,
                     calls,
                     results,
-                    append,
+                    follow_up,
                     losses,
                 },
                 Step::Continue {
+                    id: i,
+                    usage: u,
                     calls: c,
                     results: r,
-                    append: a,
+                    follow_up: f,
                     losses: l,
                 },
             ) => {
-                calls == c
+                id == i
+                    && usage == u
+                    && calls == c
                     && results == r
                     && losses == l
-                    && append.iter().map(|i| i.get()).eq(a.iter().map(|i| i.get()))
+                    && follow_up
+                        .iter()
+                        .map(|x| x.get())
+                        .eq(f.iter().map(|x| x.get()))
             }
             _ => false,
         }
@@ -88,10 +103,10 @@ impl PartialEq for Step {
 impl Step {
     /// The follow-up messages as `serde_json::Value`s (empty for [`Step::Final`]), for a
     /// conversation held as values.
-    pub fn append_values(&self) -> Vec<Value> {
+    pub fn follow_up_values(&self) -> Vec<Value> {
         match self {
             Step::Final { .. } => Vec::new(),
-            Step::Continue { append, .. } => append
+            Step::Continue { follow_up, .. } => follow_up
                 .iter()
                 // Each item was written by serde_json: it reads back.
                 .filter_map(|item| serde_json::from_str(item.get()).ok())
@@ -103,16 +118,88 @@ impl Step {
 impl ToolRegistry {
     /// Parses a response body of `format`, dispatches its tool calls (concurrently; an
     /// unknown tool gets a failed result listing the available tools), and returns the
-    /// final answer or the follow-up to append, in the same format.
+    /// final answer or the follow-up to append, in the same format; blocks until the
+    /// calls are done.
     pub fn step(&self, format: Format, body: &str) -> Result<Step, Error> {
-        crate::block_on(self.step_async(format, body))
+        crate::exec::block_on(self.step_async(format, body))
     }
 
-    /// [`ToolRegistry::step`] for async callers.
+    /// [`ToolRegistry::step`] as a future.
     pub async fn step_async(&self, format: Format, body: &str) -> Result<Step, Error> {
         // No source map: the follow-up is written in the response's own format, so its
         // losses point into the neutral follow-up, not back into the body.
-        let (mut response, mut losses) = wire_convert::decode_response_unmapped(body, format)?;
+        let mut options = Options::default();
+        options.source_map = false;
+        let decoded = wire_convert::decode_response(body, format, &options)?;
+        self.step_decoded(format, decoded.value, decoded.losses)
+            .await
+    }
+
+    /// The step for a response already in the neutral model (a streamed response added up
+    /// by [`wire_convert::stream::Accumulator`], say); the follow-up is written in
+    /// `format`.
+    pub fn step_response(&self, format: Format, response: model::Response) -> Result<Step, Error> {
+        crate::exec::block_on(self.step_response_async(format, response))
+    }
+
+    /// [`ToolRegistry::step_response`] as a future.
+    pub async fn step_response_async(
+        &self,
+        format: Format,
+        response: model::Response,
+    ) -> Result<Step, Error> {
+        self.step_decoded(format, response, Vec::new()).await
+    }
+
+    /// The step for a whole streamed response of `format`, in its wire framing (SSE;
+    /// NDJSON for Ollama; AWS event-stream for Bedrock): the stream is added up, then
+    /// stepped as the response it makes. A stream that reported an error or broke off
+    /// is an error: the calls of a response that did not finish are not run (their
+    /// arguments may be cut short).
+    ///
+    /// ```
+    /// use tool_registry::{Step, ToolRegistry};
+    /// use wire_types::Format;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct City { city: String }
+    ///
+    /// let mut registry = ToolRegistry::new();
+    /// registry.register_typed("weather", "Weather", |c: City| Ok::<_, String>(format!("{}: 21°C", c.city)))?;
+    /// let sse = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\n\
+    /// event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"weather\",\"input\":{}}}\n\n\
+    /// event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"city\\\": \\\"Oslo\\\"}\"}}\n\n\
+    /// event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n\
+    /// event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},\"usage\":{\"output_tokens\":9}}\n\n\
+    /// event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+    /// let step = registry.step_stream(Format::Anthropic, sse.as_bytes())?;
+    /// let Step::Continue { results, .. } = step else { panic!("a call") };
+    /// assert!(!results[0].is_error);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn step_stream(&self, format: Format, stream: &[u8]) -> Result<Step, Error> {
+        crate::exec::block_on(self.step_stream_async(format, stream))
+    }
+
+    /// [`ToolRegistry::step_stream`] as a future.
+    pub async fn step_stream_async(&self, format: Format, stream: &[u8]) -> Result<Step, Error> {
+        let mut options = Options::default();
+        options.source_map = false;
+        let mut decoder = wire_convert::stream::StreamDecoder::new(format, &options)?;
+        let mut acc = wire_convert::stream::Accumulator::new();
+        acc.extend(decoder.push(stream)?);
+        acc.extend(decoder.finish()?);
+        let losses = decoder.losses().to_vec();
+        let response = acc.finish()?;
+        self.step_decoded(format, response, losses).await
+    }
+
+    async fn step_decoded(
+        &self,
+        format: Format,
+        mut response: model::Response,
+        mut losses: Vec<Loss>,
+    ) -> Result<Step, Error> {
         let Some(choice) = response.choices.first() else {
             return Ok(Step::Final {
                 text: String::new(),
@@ -140,16 +227,18 @@ impl ToolRegistry {
                 losses,
             });
         }
-        let results = self.dispatch_all(&calls).await;
+        let results = self.dispatch_all_async(&calls).await;
         // The response is not handed back on this path: its message moves into the
         // follow-up instead of being copied.
         let message = response.choices.swap_remove(0).message;
-        let (append, follow_up_losses) = follow_up(format, message, &results)?;
+        let (items, follow_up_losses) = follow_up(format, message, &results)?;
         losses.extend(follow_up_losses);
         Ok(Step::Continue {
+            id: response.id,
+            usage: response.usage.map(Box::new),
             calls,
             results,
-            append,
+            follow_up: items,
             losses,
         })
     }
@@ -169,11 +258,11 @@ pub(crate) fn follow_up(
                 results.iter().cloned().map(Part::ToolResult).collect(),
             ),
         ],
+        source: Some(format),
         ..Default::default()
     };
     // The follow-up is the response's own format: its history is written back as it is.
     // Its losses concern the appended messages only (not a missing model or max_tokens).
-    let encoded =
-        wire_convert::encode_messages_from(request, Some(format), format, &Options::default())?;
+    let encoded = wire_convert::encode_messages(request, format, &Options::default())?;
     Ok((encoded.value, encoded.losses))
 }

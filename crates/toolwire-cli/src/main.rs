@@ -2,13 +2,19 @@
 //!
 //! Exit codes: 0 success; 1 `--strict` and something was lost; 2 unreadable input (the
 //! message names the JSON pointer at fault) or a usage error.
+//!
+//! Input is read as bytes: a leading byte order mark is skipped, an object with the same
+//! key twice is refused with its pointer (the body is read once, one way), and with
+//! `--jsonl` a line that is not UTF-8 is one failed line, not the end of the run.
+
+mod stream;
 
 use clap::{Parser, Subcommand};
 use serde_json::Value;
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::process::ExitCode;
 use toolwire::convert::{self, Converted, Loss, Options};
-use toolwire::types::{Format, Kind};
+use toolwire::types::{Category, Format, Kind};
 
 /// Speak the JSON of every major LLM API: convert request and response bodies between
 /// providers, detect what a body is, adapt JSON Schemas to a provider's dialect.
@@ -36,8 +42,10 @@ enum Command {
         /// Fail (exit 1, no output) when anything would be lost.
         #[arg(long)]
         strict: bool,
-        /// One body per line in, one converted body per line out; a failed line is
-        /// reported with its line number and the rest go on.
+        /// One body per line in, one converted body per line out: output line N answers
+        /// input line N, and is empty where that line was blank or failed (not UTF-8, not
+        /// JSON, not a valid body, or lossy with --strict). Each failure is reported on
+        /// stderr as `line N: error: …` and the rest go on; exit 2 if any line failed.
         #[arg(long)]
         jsonl: bool,
         /// Input file, or `-` for stdin (the default).
@@ -58,6 +66,36 @@ enum Command {
     },
     /// Print the format and kind of a body (`openai-chat request`).
     Detect {
+        /// Input file, or `-` for stdin (the default).
+        #[arg(value_name = "FILE", default_value = "-")]
+        input: String,
+    },
+    /// Read a live stream (SSE; NDJSON for Ollama; AWS event-stream for Bedrock) as it
+    /// arrives and write it as another format's stream, event by event, flushing after
+    /// each; or, with --accumulate, print the response it adds up to.
+    ///
+    /// Losses go to stderr as `loss: <pointer>: <kind>: <reason>` (stream pointers name
+    /// the part: `/parts/3/signature`). Exit 0 on success, 1 with --strict when something
+    /// was lost, 2 when the stream is malformed (the message names the byte offset and
+    /// the JSON pointer), carried the provider's error event, or broke off before it
+    /// finished (what arrived is still written: the events so far and the target's
+    /// error event, or with --accumulate the response so far).
+    Stream {
+        /// Format of the stream read.
+        #[arg(long, value_name = "FORMAT")]
+        from: Format,
+        /// Format to write; the source's own when absent (its events, framed again).
+        #[arg(long, value_name = "FORMAT")]
+        to: Option<Format>,
+        /// Print the final response body (in --to, or --from) instead of a stream.
+        #[arg(long)]
+        accumulate: bool,
+        /// Exit 1 when anything was lost.
+        #[arg(long)]
+        strict: bool,
+        /// How Bedrock events are framed, read or written.
+        #[arg(long, value_enum, default_value = "binary")]
+        bedrock_frames: stream::BedrockFrames,
         /// Input file, or `-` for stdin (the default).
         #[arg(value_name = "FILE", default_value = "-")]
         input: String,
@@ -93,11 +131,27 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Schema { format, input } => {
             let schema = parse(&read_all(&input)?)?;
-            let out = convert::schema::adapt(&schema, format, &Options::default());
+            let out = convert::adapt_schema(&schema, format, &Options::default())
+                .map_err(|e| e.to_string())?;
             print_losses(&out.losses, None);
             println!("{}", pretty(&out.value));
             Ok(ExitCode::SUCCESS)
         }
+        Command::Stream {
+            from,
+            to,
+            accumulate,
+            strict,
+            bedrock_frames,
+            input,
+        } => stream::run(stream::Args {
+            from,
+            to,
+            accumulate,
+            strict,
+            bedrock: bedrock_frames,
+            input,
+        }),
         Command::Convert {
             to,
             from,
@@ -105,15 +159,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             jsonl,
             input,
         } => {
-            let options = Options {
-                strict: false,
-                ..Options::default()
-            };
+            // `--strict` is applied here, after the losses are printed.
+            let options = Options::default();
             if jsonl {
                 convert_lines(&input, from, to, strict, &options)
             } else {
-                let text = read_all(&input)?;
-                let out = convert_one(&text, from, to, &options)?;
+                let bytes = read_all(&input)?;
+                let out = convert_one(&bytes, from, to, &options)?;
                 print_losses(&out.losses, None);
                 if strict && !out.losses.is_empty() {
                     eprintln!(
@@ -133,7 +185,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
 /// is still detected; a body detection cannot place is tried as a request, then as a
 /// response).
 fn convert_one(
-    text: &str,
+    text: &[u8],
     from: Option<Format>,
     to: Format,
     options: &Options,
@@ -163,7 +215,20 @@ fn convert_one(
             })
         }
     };
-    result.map_err(|e| e.to_string())
+    let out = result.map_err(|e| e.to_string())?;
+    // A converted body is an object: anything else means it could not be written, and
+    // is never printed as if it were the answer.
+    if !out.value.is_object() {
+        return Err(format!(
+            "the converted {to} body could not be written (got {})",
+            if out.value.is_null() {
+                "null"
+            } else {
+                "a non-object"
+            }
+        ));
+    }
+    Ok(out)
 }
 
 fn convert_lines(
@@ -185,36 +250,44 @@ fn convert_lines(
     let mut out = std::io::BufWriter::new(stdout.lock());
     let (mut failed, mut lossy, mut done) = (0usize, 0usize, 0usize);
     let mut lines = reader;
-    let mut line = String::new();
+    // Bytes, not `String`: a line that is not UTF-8 is that line's error, not the run's.
+    let mut line = Vec::new();
     let mut number = 0usize;
     loop {
         line.clear();
         let n = lines
-            .read_line(&mut line)
+            .read_until(b'\n', &mut line)
             .map_err(|e| format!("{input}: {e}"))?;
         if n == 0 {
             break;
         }
         number += 1;
-        if line.trim().is_empty() {
-            continue;
-        }
-        match convert_one(line.trim_end(), from, to, options) {
-            Err(e) => {
-                failed += 1;
-                eprintln!("line {number}: error: {e}");
-            }
-            Ok(c) => {
-                print_losses(&c.losses, Some(number));
-                if strict && !c.losses.is_empty() {
-                    lossy += 1;
-                } else {
-                    writeln!(out, "{}", c.value).map_err(|e| e.to_string())?;
+        let body = trim_line(&line);
+        // Whatever happens to the line, exactly one line is written for it.
+        let mut answer = None;
+        if !body.iter().all(u8::is_ascii_whitespace) {
+            match convert_one(body, from, to, options) {
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("line {number}: error: {e}");
+                }
+                Ok(c) => {
+                    print_losses(&c.losses, Some(number));
+                    if strict && !c.losses.is_empty() {
+                        lossy += 1;
+                        eprintln!(
+                            "line {number}: --strict: {} loss(es), nothing written",
+                            c.losses.len()
+                        );
+                    } else {
+                        answer = Some(toolwire::types::to_string(&c.value));
+                    }
                 }
             }
+            done += 1;
         }
-        done += 1;
-        if progress && done % 1000 == 0 {
+        writeln!(out, "{}", answer.as_deref().unwrap_or_default()).map_err(|e| e.to_string())?;
+        if progress && done % 1000 == 0 && done > 0 {
             eprint!("\rtoolwire: {done} lines converted");
         }
     }
@@ -231,7 +304,13 @@ fn convert_lines(
     })
 }
 
-fn print_losses(losses: &[Loss], line: Option<usize>) {
+/// A line without its end (`\n` or `\r\n`).
+fn trim_line(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+pub(crate) fn print_losses(losses: &[Loss], line: Option<usize>) {
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
     for l in losses {
@@ -248,23 +327,33 @@ fn print_losses(losses: &[Loss], line: Option<usize>) {
     }
 }
 
-fn read_all(input: &str) -> Result<String, String> {
-    let mut text = String::new();
+fn read_all(input: &str) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
     if input == "-" {
         std::io::stdin()
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
             .map_err(|e| format!("stdin: {e}"))?;
     } else {
-        text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
+        bytes = std::fs::read(input).map_err(|e| format!("{input}: {e}"))?;
     }
-    Ok(text)
+    Ok(bytes)
 }
 
-fn parse(text: &str) -> Result<Value, String> {
-    toolwire::types::from_str::<Value>(text)
-        .map_err(|e| format!("not JSON: {e} (line {}, column {})", e.line(), e.column()))
+/// Parses a body: a leading byte order mark skipped, a duplicate key refused (so that
+/// detection and conversion see the one reading there is).
+fn parse(bytes: &[u8]) -> Result<Value, String> {
+    toolwire::types::value_from_slice(bytes).map_err(|e| match e.category() {
+        Category::Syntax => format!("not JSON: {e} (line {}, column {})", e.line(), e.column()),
+        // JSON, but read two ways (a duplicate key): the pointer says where.
+        _ => e.to_string(),
+    })
 }
 
 fn pretty(v: &Value) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_default()
+    toolwire::types::to_string_pretty(v)
+}
+
+/// A body as the command prints it.
+pub(crate) fn render(v: &Value) -> String {
+    pretty(v)
 }

@@ -64,8 +64,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Step::Continue {
                 calls,
                 results,
-                append,
+                follow_up,
                 losses,
+                ..
             } => {
                 for (c, r) in calls.iter().zip(&results) {
                     println!(
@@ -78,7 +79,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 for l in losses {
                     println!("  loss: {l}");
                 }
-                messages.extend(append);
+                messages.extend(follow_up);
             }
             Step::Final { text, .. } => {
                 println!(

@@ -23,7 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             println!("  id {from} → {to}");
         }
         // The result reads back as a valid body of the target format.
-        let back = decode_request(&out.value, target)?;
+        let back = decode_request(&out.value, target, &Options::default())?;
         println!("  read back: {} messages", back.value.messages.len());
     }
     Ok(())

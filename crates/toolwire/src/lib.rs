@@ -11,7 +11,8 @@
 //!   with a report of everything that could not be carried. Start here to switch or mix
 //!   providers, or to store one canonical transcript.
 //! * [`registry`] (`tool-registry`): register tools once, get every provider's tools
-//!   array, dispatch the model's calls safely, run the agent step, back an MCP server.
+//!   array, dispatch the model's calls safely, run the agent step; serve the tools over
+//!   MCP and use any MCP server's tools from any provider ([`registry::mcp`]).
 //!
 //! [`prelude`] brings the names most programs need.
 //!
@@ -45,14 +46,16 @@
 //!
 //! let step = registry.step(Format::Anthropic, response)?;
 //! // The follow-up comes as JSON text per message; here it is read as values.
-//! let append = step.append_values();
+//! let follow_up = step.follow_up_values();
 //! match step {
-//!     Step::Continue { .. } => {
+//!     Step::Continue { id, usage, .. } => {
+//!         assert_eq!(id.as_deref(), Some("msg_01"));
+//!         assert_eq!(usage.and_then(|u| u.output_tokens), Some(20));
 //!         // Append the assistant turn and one user message of tool_result blocks.
-//!         assert_eq!(append[0]["role"], "assistant");
-//!         assert_eq!(append[1]["content"][0]["type"], "tool_result");
-//!         assert_eq!(append[1]["content"][0]["tool_use_id"], "toolu_01");
-//!         assert_eq!(append[1]["content"][0]["content"], "Paris: 21°C, clear");
+//!         assert_eq!(follow_up[0]["role"], "assistant");
+//!         assert_eq!(follow_up[1]["content"][0]["type"], "tool_result");
+//!         assert_eq!(follow_up[1]["content"][0]["tool_use_id"], "toolu_01");
+//!         assert_eq!(follow_up[1]["content"][0]["content"], "Paris: 21°C, clear");
 //!     }
 //!     Step::Final { .. } => unreachable!("the response calls a tool"),
 //! }
@@ -75,6 +78,6 @@ pub mod prelude {
         Converted, Loss, LossKind, Options, convert_request, convert_response, decode_request,
         decode_response, encode_request, encode_response,
     };
-    pub use crate::registry::{Step, ToolOutput, ToolRegistry, ToolSpec};
+    pub use crate::registry::{Step, ToolError, ToolOutput, ToolRegistry, ToolSpec};
     pub use crate::types::{Detected, Format, Kind, detect};
 }

@@ -2,7 +2,8 @@
 //! found so far, and (when decoding) where each neutral item came from in the source.
 
 use crate::model::{Reasoning, Signed, Vendor};
-use crate::{Loss, LossKind, Options, ReasoningMode};
+use crate::vendor::NULLS;
+use crate::{Loss, LossCode, LossKind, Options, ReasoningMode};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use wire_types::{Extra, Format};
@@ -15,25 +16,22 @@ use wire_types::{Extra, Format};
 /// into source pointers through that map at the end, so every reported path points into
 /// the input the caller gave.
 #[derive(Debug)]
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     /// The options of this conversion.
-    pub options: &'a Options,
+    pub(crate) options: &'a Options,
     /// The format being decoded or encoded.
-    pub format: Format,
+    pub(crate) format: Format,
     /// When encoding a conversion: the format the value was decoded from (`None` for a
     /// neutral value built in code).
-    pub source: Option<Format>,
+    pub(crate) source: Option<Format>,
     losses: Vec<Loss>,
     map: SourceMap,
     /// Pointer buffers handed out by [`Ctx::buf`] and given back: a part's encoder
     /// builds the pointers of its nested parts in one without allocating each time.
     bufs: Vec<String>,
-    /// Only the conversation items are being written ([`crate::encode_messages_from`]):
+    /// Only the conversation items are being written ([`crate::encode_messages`]):
     /// losses outside `/messages` concern nothing written and are not recorded.
     pub(crate) items_only: bool,
-    /// No source map is wanted ([`crate::decode_response_unmapped`]): [`Ctx::map`]
-    /// records nothing.
-    pub(crate) unmapped: bool,
 }
 
 /// Where each neutral item came from: every pointer pair written once into one buffer
@@ -61,7 +59,7 @@ impl SourceMap {
 
 impl<'a> Ctx<'a> {
     /// A context for decoding or encoding `format`.
-    pub fn new(format: Format, options: &'a Options) -> Self {
+    pub(crate) fn new(format: Format, options: &'a Options) -> Self {
         Ctx {
             options,
             format,
@@ -70,7 +68,6 @@ impl<'a> Ctx<'a> {
             map: SourceMap::default(),
             bufs: Vec::new(),
             items_only: false,
-            unmapped: false,
         }
     }
 
@@ -87,11 +84,48 @@ impl<'a> Ctx<'a> {
         self.bufs.push(buf);
     }
 
-    /// Records a loss at `path`.
-    pub fn loss(
+    /// Records that what is at `path` has no place in the target and is not written.
+    pub(crate) fn dropped(
         &mut self,
+        code: LossCode,
         path: impl AsRef<str> + Into<String>,
+        detail: impl Into<String>,
+    ) {
+        self.record(code, LossKind::Dropped, path, detail);
+    }
+
+    /// Records that what is at `path` is written, altered.
+    pub(crate) fn changed(
+        &mut self,
+        code: LossCode,
+        path: impl AsRef<str> + Into<String>,
+        detail: impl Into<String>,
+    ) {
+        self.record(code, LossKind::Changed, path, detail);
+    }
+
+    /// Records that what is at `path` is written elsewhere.
+    pub(crate) fn moved(
+        &mut self,
+        code: LossCode,
+        path: impl AsRef<str> + Into<String>,
+        detail: impl Into<String>,
+    ) {
+        self.record(code, LossKind::Moved, path, detail);
+    }
+
+    /// Records losses found in another context (a plan made aside, say).
+    pub(crate) fn extend_losses(&mut self, losses: Vec<Loss>) {
+        for l in losses {
+            self.record(l.code, l.kind, l.path, l.detail);
+        }
+    }
+
+    fn record(
+        &mut self,
+        code: LossCode,
         kind: LossKind,
+        path: impl AsRef<str> + Into<String>,
         detail: impl Into<String>,
     ) {
         if self.items_only && !path.as_ref().starts_with("/messages") {
@@ -100,15 +134,16 @@ impl<'a> Ctx<'a> {
         self.losses.push(Loss {
             path: path.into(),
             kind,
+            code,
             detail: detail.into(),
         });
     }
 
     /// Records that the neutral item at `neutral` (`/messages/2`, `/messages/2/content/0`,
     /// `/tools/1`, `/choices/0/message/content/3`) came from `source` in the input.
-    pub fn map(&mut self, neutral: impl std::fmt::Display, source: impl std::fmt::Display) {
+    pub(crate) fn map(&mut self, neutral: impl std::fmt::Display, source: impl std::fmt::Display) {
         use std::fmt::Write;
-        if self.unmapped {
+        if !self.options.source_map {
             return;
         }
         let m = &mut self.map;
@@ -132,12 +167,13 @@ impl<'a> Ctx<'a> {
     }
 
     /// The losses recorded so far.
-    pub fn losses(&self) -> &[Loss] {
+    #[cfg(test)]
+    pub(crate) fn losses(&self) -> &[Loss] {
         &self.losses
     }
 
     /// Takes the losses out.
-    pub fn take_losses(&mut self) -> Vec<Loss> {
+    pub(crate) fn take_losses(&mut self) -> Vec<Loss> {
         std::mem::take(&mut self.losses)
     }
 
@@ -151,7 +187,7 @@ impl<'a> Ctx<'a> {
     /// The fields of `vendor` to write into an object of this context's format: all of
     /// them when they came from this format; otherwise none, and each is recorded as
     /// dropped at `at` (a neutral pointer to the object that carried them).
-    pub fn vendor_fields(&mut self, vendor: &Vendor, at: &str) -> Map<String, Value> {
+    pub(crate) fn vendor_fields(&mut self, vendor: &Vendor, at: &str) -> Map<String, Value> {
         match vendor.format {
             Some(f) if f == self.format => vendor.fields.to_map(),
             Some(f) => {
@@ -160,7 +196,7 @@ impl<'a> Ctx<'a> {
                     wire_types::push_token(&mut path, key);
                     let detail = format!("{f} field `{key}` has no equivalent in {}", self.format);
                     // Through `loss`, so a messages-only encode skips request fields.
-                    self.loss(path, LossKind::Dropped, detail);
+                    self.dropped(LossCode::FieldUnsupported, path, detail);
                 }
                 Map::new()
             }
@@ -168,11 +204,60 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Reports each field of `vendor` as dropped when it belongs to another format (a
+    /// neutral pointer `at` to the object that carried them), for an object this format
+    /// writes without any of its own fields.
+    pub(crate) fn report_foreign_fields(&mut self, vendor: &Vendor, at: &str) {
+        if vendor.format.is_some_and(|f| f != self.format) {
+            self.vendor_fields(vendor, at);
+        }
+    }
+
+    /// Reports every field of `vendor` as dropped, this format's own included, for an
+    /// object written without any of them (a part a stream encoder writes from its
+    /// neutral content alone).
+    pub(crate) fn report_unwritten_fields(&mut self, vendor: &Vendor, at: &str) {
+        match vendor.format {
+            Some(f) if f == self.format => {
+                for key in vendor.fields.keys() {
+                    let mut path = at.to_owned();
+                    wire_types::push_token(&mut path, key);
+                    let detail = format!("{f} field `{key}` is not written in a {f} stream");
+                    self.dropped(LossCode::FieldUnsupported, path, detail);
+                }
+            }
+            _ => self.report_foreign_fields(vendor, at),
+        }
+    }
+
+    /// Reports a token (a signature, an encrypted payload) that this format has no place
+    /// for where it stands: another format's as never sent ([`LossCode::SignatureForeign`]),
+    /// this format's own as having no place there ([`LossCode::PartChanged`]).
+    pub(crate) fn report_unplaced_token(
+        &mut self,
+        token: Option<&Signed>,
+        at: std::fmt::Arguments<'_>,
+        what: &str,
+    ) {
+        let Some(t) = token else { return };
+        if t.format == self.format {
+            let detail = format!("{} carries no {what} here", self.format);
+            self.dropped(LossCode::PartChanged, at.to_string(), detail);
+        } else {
+            self.own(Some(t), at, what);
+        }
+    }
+
     /// An [`Extra`] rebuilt from `vendor` for a wire struct of this context's format:
     /// the unknown fields back in place, and the explicit nulls (the `nulls` hint) marked
     /// again for the fields among `fields` (the struct's `FIELDS`). Fields of another
     /// format are reported as dropped (see [`Ctx::vendor_fields`]).
-    pub fn extra(&mut self, vendor: &Vendor, fields: &'static [&'static str], at: &str) -> Extra {
+    pub(crate) fn extra(
+        &mut self,
+        vendor: &Vendor,
+        fields: &'static [&'static str],
+        at: &str,
+    ) -> Extra {
         let mut extra = Extra::from(self.vendor_fields(vendor, at));
         self.mark_nulls(&mut extra, vendor, fields);
         extra
@@ -180,7 +265,11 @@ impl<'a> Ctx<'a> {
 
     /// [`Ctx::vendor_fields`], but the fields are taken out of `vendor` rather than
     /// copied (an encoder that owns the neutral value).
-    pub fn take_vendor_fields(&mut self, vendor: &mut Vendor, at: &str) -> Map<String, Value> {
+    pub(crate) fn take_vendor_fields(
+        &mut self,
+        vendor: &mut Vendor,
+        at: &str,
+    ) -> Map<String, Value> {
         if vendor.format == Some(self.format) {
             vendor.fields.take()
         } else {
@@ -190,9 +279,14 @@ impl<'a> Ctx<'a> {
 
     /// Marks again in `extra` the explicit nulls of `vendor` (its `nulls` hint) that are
     /// among `fields` (the wire struct's `FIELDS`), when `vendor` is this format's.
-    pub fn mark_nulls(&self, extra: &mut Extra, vendor: &Vendor, fields: &'static [&'static str]) {
+    pub(crate) fn mark_nulls(
+        &self,
+        extra: &mut Extra,
+        vendor: &Vendor,
+        fields: &'static [&'static str],
+    ) {
         if vendor.format == Some(self.format) {
-            if let Some(Value::Array(nulls)) = vendor.hints.get("nulls") {
+            if let Some(Value::Array(nulls)) = vendor.hints.get(NULLS) {
                 for n in nulls.iter().filter_map(Value::as_str) {
                     if let Some(f) = fields.iter().find(|f| **f == n) {
                         extra.mark_null(f);
@@ -219,22 +313,22 @@ pub(crate) fn extra_from(
 
 /// What of a reasoning part an encoder may write (see [`Ctx::reasoning`]).
 #[derive(Debug, Clone, Copy)]
-pub struct ReasoningView<'r> {
+pub(crate) struct ReasoningView<'r> {
     /// The reasoning text.
-    pub text: Option<&'r str>,
+    pub(crate) text: Option<&'r str>,
     /// Summaries.
-    pub summary: &'r [String],
+    pub(crate) summary: &'r [String],
     /// The signature, if this format made it.
-    pub signature: Option<&'r str>,
+    pub(crate) signature: Option<&'r str>,
     /// The encrypted / redacted payload, if this format made it.
-    pub encrypted: Option<&'r str>,
+    pub(crate) encrypted: Option<&'r str>,
 }
 
 impl Ctx<'_> {
     /// A token made by some format, if it is this context's format; otherwise `None`,
     /// with a loss at `at`: a signature is never sent to a provider that did not make it.
     /// `at` is only formatted when there is a loss (most parts carry no token).
-    pub fn own<'s>(
+    pub(crate) fn own<'s>(
         &mut self,
         token: Option<&'s Signed>,
         at: std::fmt::Arguments<'_>,
@@ -244,9 +338,9 @@ impl Ctx<'_> {
         if t.format == self.format {
             Some(t.value.as_str())
         } else {
-            self.loss(
+            self.dropped(
+                LossCode::SignatureForeign,
                 at.to_string(),
-                LossKind::Dropped,
                 format!(
                     "{what} made by {} is never sent to {}",
                     t.format, self.format
@@ -261,25 +355,29 @@ impl Ctx<'_> {
     /// [`ReasoningMode::Drop`] reasoning from another format is dropped whole (a loss)
     /// and `None` returned.
     /// `None` is also returned, with a loss, when nothing usable is left.
-    pub fn reasoning<'r>(&mut self, r: &'r Reasoning, at: &str) -> Option<ReasoningView<'r>> {
+    pub(crate) fn reasoning<'r>(
+        &mut self,
+        r: &'r Reasoning,
+        at: &str,
+    ) -> Option<ReasoningView<'r>> {
         let foreign = r.source.is_some_and(|f| f != self.format)
             || [r.signature.as_ref(), r.encrypted.as_ref()]
                 .into_iter()
                 .flatten()
                 .any(|s| s.format != self.format);
         if self.options.reasoning == ReasoningMode::Drop && foreign {
-            self.loss(
+            self.dropped(
+                LossCode::ReasoningDropped,
                 at.to_owned(),
-                LossKind::Dropped,
                 "reasoning dropped (option reasoning = drop)",
             );
             return None;
         }
         if let (Some(id), Some(src)) = (&r.id, r.source) {
             if src != self.format {
-                self.loss(
+                self.dropped(
+                    LossCode::SignatureForeign,
                     format!("{at}/id"),
-                    LossKind::Dropped,
                     format!(
                         "reasoning item id `{id}` made by {src} means nothing to {}",
                         self.format
@@ -309,31 +407,6 @@ impl Ctx<'_> {
             encrypted,
         })
     }
-}
-
-/// A [`Vendor`] for `format` holding what a wire struct's [`Extra`] kept: its unknown
-/// fields, plus the names of known fields that arrived as `null` (hint `nulls`), minus
-/// the nulls listed in `handled` (fields the decoder maps to a neutral value itself).
-pub fn vendor_from_extra(format: Format, extra: &Extra, handled: &[&str]) -> Vendor {
-    let mut vendor = Vendor::default();
-    if extra.is_empty() {
-        // The common case: nothing to copy (not even an empty map, which costs a hasher).
-        return vendor;
-    }
-    if !extra.fields().is_empty() {
-        vendor.fields = extra.fields().clone().into();
-    }
-    let nulls = extra.nulls().iter().filter(|n| !handled.contains(n));
-    let count = nulls.clone().count();
-    if count > 0 {
-        let mut list = Vec::with_capacity(count);
-        list.extend(nulls.map(|n| Value::from(*n)));
-        vendor.hints.insert("nulls".to_owned(), Value::Array(list));
-    }
-    if !vendor.is_empty() {
-        vendor.format = Some(format);
-    }
-    vendor
 }
 
 /// Rewrites a neutral pointer into a source pointer, through the longest neutral prefix

@@ -15,7 +15,7 @@
 //! they never change and nothing collides with them.
 
 use crate::model::{Part, Request, Response};
-use crate::{Ctx, LossKind};
+use crate::{Ctx, LossCode};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use wire_types::Format;
 
@@ -194,6 +194,55 @@ impl IdMap {
     }
 }
 
+/// Ids mapped one at a time, as a stream brings them: each new id that breaks the rule
+/// gets the same candidate the whole-body mapping would try first, checked against every
+/// id written so far, so the map stays deterministic and without collisions.
+#[derive(Debug, Clone)]
+pub(crate) struct IdMapper {
+    rule: IdRule,
+    used: HashSet<String>,
+    map: IdMap,
+}
+
+impl IdMapper {
+    /// A mapper for `rule`.
+    pub(crate) fn new(rule: IdRule) -> Self {
+        IdMapper {
+            rule,
+            used: HashSet::new(),
+            map: IdMap::default(),
+        }
+    }
+
+    /// The new id for `id` when it breaks the rule (the same one every time it comes);
+    /// `None` when it is kept.
+    pub(crate) fn map_id(&mut self, id: &str) -> Option<String> {
+        if let Some(t) = self.map.forward.get(id) {
+            return Some(t.clone());
+        }
+        // An id that obeys the rule is kept, unless an earlier rewrite already wrote it.
+        if self.rule.accepts(id) && self.used.insert(id.to_owned()) {
+            return None;
+        }
+        let mut salt = if self.rule.accepts(id) { 1 } else { 0 };
+        let new = loop {
+            let candidate = self.rule.derive(id, salt);
+            if !self.used.contains(&candidate) && self.rule.accepts(&candidate) {
+                break candidate;
+            }
+            salt += 1;
+        };
+        self.used.insert(new.clone());
+        self.map.forward.insert(id.to_owned(), new.clone());
+        Some(new)
+    }
+
+    /// The rewrites so far.
+    pub(crate) fn map(&self) -> &IdMap {
+        &self.map
+    }
+}
+
 /// Whether every call and result id already obeys `rule` (the common case: nothing to
 /// rewrite, nothing to allocate).
 fn all_accepted<'a>(
@@ -258,9 +307,9 @@ fn report(map: &IdMap, uses: &[(&str, String)], rule: IdRule, ctx: &mut Ctx<'_>)
     for (id, at) in uses {
         if let Some(new) = map.forward.get(*id) {
             if reported.insert(*id) {
-                ctx.loss(
+                ctx.changed(
+                    LossCode::IdRewritten,
                     first.get(id).copied().unwrap_or(at.as_str()),
-                    LossKind::Changed,
                     format!(
                         "tool-call id `{id}` is not valid for {} ({}); written as `{new}` (calls and results alike)",
                         ctx.format,
@@ -312,6 +361,23 @@ pub(crate) fn map_response(resp: &mut Response, ctx: &mut Ctx<'_>) -> IdMap {
         }
     }
     map
+}
+
+/// An id for a call that had none: from its position and name, so the same transcript
+/// always gets the same ids.
+pub(crate) fn synthetic_id(neutral_message: &str, call: usize, name: &str) -> String {
+    let m = neutral_message.rsplit('/').next().unwrap_or("0");
+    let clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("call_{m}_{call}_{clean}")
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Small helpers every format module uses.
 
 use crate::model::{Arguments, Opaque, Part, PartMeta, Text};
-use crate::{Ctx, LossKind, OpaqueMode};
+use crate::{Ctx, LossCode, OpaqueMode};
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -112,14 +112,6 @@ fn compact(json: &str) -> Option<String> {
     }
     out.push_str(&json[start..]);
     Some(out)
-}
-
-/// Splits a `data:<media type>;base64,<data>` URL into its media type and base64 data.
-pub(crate) fn parse_data_url(url: &str) -> Option<(String, String)> {
-    let rest = url.strip_prefix("data:")?;
-    let (head, data) = rest.split_once(',')?;
-    let media_type = head.strip_suffix(";base64")?;
-    Some((media_type.to_owned(), data.to_owned()))
 }
 
 /// Rewrites `buf` to `args`: a pointer built in a buffer reused across the items of a
@@ -237,14 +229,6 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-/// Builds a `data:` URL.
-pub(crate) fn data_url(media_type: Option<&str>, data: &str) -> String {
-    format!(
-        "data:{};base64,{data}",
-        media_type.unwrap_or("application/octet-stream")
-    )
-}
-
 /// Puts the JSON of `value` into `fields` under `key` (for wire fields that have no
 /// neutral equivalent).
 pub(crate) fn keep<T: Serialize>(
@@ -271,9 +255,9 @@ pub(crate) fn opaque_elsewhere(ctx: &mut Ctx<'_>, opaque: &Opaque, at: &str) -> 
     let text = opaque.value.get("text").and_then(Value::as_str);
     match (ctx.options.opaque, text) {
         (OpaqueMode::AsText, Some(text)) => {
-            ctx.loss(
+            ctx.changed(
+                LossCode::PartAsText,
                 at.to_owned(),
-                LossKind::Changed,
                 format!(
                     "{} part {kind}has no equivalent in {}; its text is sent as a text part",
                     opaque.format, ctx.format
@@ -285,9 +269,9 @@ pub(crate) fn opaque_elsewhere(ctx: &mut Ctx<'_>, opaque: &Opaque, at: &str) -> 
             }))
         }
         _ => {
-            ctx.loss(
+            ctx.dropped(
+                LossCode::PartUnsupported,
                 at.to_owned(),
-                LossKind::Dropped,
                 format!(
                     "{} part {kind}has no equivalent in {}",
                     opaque.format, ctx.format
@@ -334,9 +318,9 @@ pub(crate) fn effort_to_budget(effort: &str) -> Option<i64> {
 /// Reports a cache marker the target cannot carry.
 pub(crate) fn drop_cache(ctx: &mut Ctx<'_>, meta: &PartMeta, at: &str) {
     if meta.cache.is_some() {
-        ctx.loss(
+        ctx.dropped(
+            LossCode::CacheUnsupported,
             format!("{at}/cache"),
-            LossKind::Dropped,
             format!("{} has no cache marker", ctx.format),
         );
     }

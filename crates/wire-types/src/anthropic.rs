@@ -11,9 +11,12 @@
 //!
 //! ## Style
 //! * One [`ContentBlock`] union serves requests, responses and stream starts. Text, image,
-//!   document, tool use and result, thinking and redacted thinking are modeled; server-tool
-//!   blocks (`server_tool_use`, `web_search_tool_result`, `mcp_tool_use`, …) are kept whole
-//!   in [`ContentBlock::Other`].
+//!   document, tool use and result, thinking, redacted thinking and compaction are modeled;
+//!   server-tool blocks (`server_tool_use`, `web_search_tool_result`, `mcp_tool_use`, …) are
+//!   kept whole in [`ContentBlock::Other`].
+//! * Every stream event and block delta of the SDK (`raw_*_event.py`, `*_delta.py`, and the
+//!   beta `compaction_delta`, `iterations`, `context_management`) is modeled in
+//!   [`StreamEvent`] and [`BlockDelta`].
 //! * `content`, `system` and `tool_result.content` are [`TextOrParts`]: a string or blocks.
 //! * Tool `input` is the JSON object the model wrote ([`Map`]), in its key order; a
 //!   converter may set it to JSON text instead ([`MaybeRaw`]).
@@ -28,6 +31,8 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 use std::fmt;
+
+pub use crate::common::{NoFields, Role};
 
 wire_struct! {
     /// A Messages request body.
@@ -73,20 +78,6 @@ wire_struct! {
     }
 }
 
-open_enum! {
-    /// The role of a message.
-    pub enum Role {
-        /// A user turn (tool results go here too).
-        User = "user",
-        /// A model turn, replayed (tool calls and thinking go here).
-        Assistant = "assistant",
-        /// A mid-conversation system message with text content. The SDK 2.14 types accept
-        /// it (`SystemMessageParam`); the API reference read lists only `user` and
-        /// `assistant` and puts the system prompt in the top-level `system`.
-        System = "system",
-    }
-}
-
 wire_struct! {
     /// One message of the conversation.
     pub struct Message {
@@ -116,6 +107,9 @@ wire_tagged! {
         Thinking(ThinkingBlock) = "thinking",
         /// `{"type":"redacted_thinking","data"}`: encrypted thinking, replay unmodified.
         RedactedThinking(RedactedThinkingBlock) = "redacted_thinking",
+        /// `{"type":"compaction","content"}`: a summary of compacted context (server-side
+        /// compaction, beta); replay unmodified.
+        Compaction(CompactionBlock) = "compaction",
     }
 }
 
@@ -291,6 +285,20 @@ wire_struct! {
 }
 
 wire_struct! {
+    /// A compaction block: what server-side compaction kept of the context before it.
+    #[derive(Default)]
+    pub struct CompactionBlock {
+        /// The summary; `null` when compaction failed (the server treats the block as a
+        /// no-op then). Empty at `content_block_start`, then `compaction_delta`s.
+        opt content: String = "content",
+        /// Opaque metadata of earlier compactions, to send back verbatim.
+        opt encrypted_content: String = "encrypted_content",
+        /// Cache breakpoint after this block (requests).
+        opt cache_control: Box<CacheControl> = "cache_control",
+    }
+}
+
+wire_struct! {
     /// A prompt-cache breakpoint: the prefix up to and including this item is cached.
     pub struct CacheControl {
         /// `ephemeral`.
@@ -387,22 +395,18 @@ impl<'de> Deserialize<'de> for Tool {
                                 prefix.push((key.into_string(), Value::String(tag.into_string())));
                                 return CustomTool::from_entries(prefix, map).map(Tool::Custom);
                             }
-                            let mut whole: Map<String, Value> = prefix.into_iter().collect();
-                            whole.insert(key.into_string(), Value::String(tag.into_string()));
-                            while let Some(k) = map.next_key::<String>()? {
-                                let v = map.next_value::<Value>()?;
-                                whole.insert(k, v);
-                            }
-                            return Ok(Tool::Other(whole));
+                            let tag = Value::String(tag.into_string());
+                            return crate::macros::whole(prefix, "type", tag, map).map(Tool::Other);
                         }
                         "input_schema" => {
                             // Read as an object here, so a bad schema is reported at its path.
-                            let schema = map.next_value::<Map<String, Value>>()?;
+                            let schema = map
+                                .next_value_seed(crate::macros::Seed::<Map<String, Value>>::NEW)?;
                             prefix.push((key.into_string(), Value::Object(schema)));
                             return CustomTool::from_entries(prefix, map).map(Tool::Custom);
                         }
                         _ => {
-                            let value = map.next_value::<Value>()?;
+                            let value = crate::macros::next_value(&mut map)?;
                             prefix.push((key.into_string(), value));
                         }
                     }
@@ -474,12 +478,6 @@ wire_struct! {
         /// `true`: exactly one tool call.
         opt disable_parallel_tool_use: bool = "disable_parallel_tool_use",
     }
-}
-
-wire_struct! {
-    /// An object with no modeled fields (besides its tag).
-    #[derive(Default)]
-    pub struct NoFields {}
 }
 
 wire_tagged! {
@@ -706,6 +704,13 @@ wire_struct! {
 wire_tagged! {
     /// One server-sent event of a streamed response, tagged by `type` (the SSE `event:`
     /// name is the same). Unknown events are kept whole, as the docs ask.
+    ///
+    /// Order: `message_start`, then per block `content_block_start` (server-tool blocks,
+    /// `server_tool_use` aside, arrive whole here and are kept in [`ContentBlock::Other`]),
+    /// `content_block_delta`s and `content_block_stop`, then `message_delta` and
+    /// `message_stop`; `ping` anywhere, `error` mid-stream. Some compatible servers repeat
+    /// `message_start`, report the real `input_tokens` only in `message_delta`, or stop
+    /// without `message_stop`.
     pub enum StreamEvent, tag = "type" {
         /// First event: the message with empty `content`.
         MessageStart(MessageStartEvent) = "message_start",
@@ -740,8 +745,10 @@ wire_struct! {
     pub struct ContentBlockStartEvent {
         /// 0-based index of the block in the message's `content`.
         req index: u32 = "index",
-        /// The block's start: empty `text`, `thinking` and `signature`; `tool_use` with
-        /// `input: {}` (the input arrives as `input_json_delta`s); server-tool results whole.
+        /// The block's start: empty `text` (`citations: []` when citations follow),
+        /// `thinking` and `signature`; `tool_use` and `server_tool_use` with `input: {}` (the
+        /// input arrives as `input_json_delta`s; programmatic calls may start with a
+        /// non-empty `input`); server-tool results whole.
         req content_block: ContentBlock = "content_block",
     }
 }
@@ -777,8 +784,10 @@ wire_tagged! {
         Thinking(ThinkingDelta) = "thinking_delta",
         /// The thinking block's signature, just before its `content_block_stop`.
         Signature(SignatureDelta) = "signature_delta",
-        /// A citation to add to the text block.
+        /// A citation to add to the text block (before its text deltas).
         Citations(CitationsDelta) = "citations_delta",
+        /// Summary text of a `compaction` block (beta).
+        Compaction(CompactionDelta) = "compaction_delta",
     }
 }
 
@@ -828,13 +837,98 @@ wire_struct! {
 }
 
 wire_struct! {
+    /// `compaction_delta`.
+    #[derive(Default)]
+    pub struct CompactionDelta {
+        /// The whole summary so far (it replaces the block's `content`, as the SDK's
+        /// accumulator does); `null` when compaction failed.
+        opt content: String = "content",
+        /// Opaque metadata of earlier compactions, to send back verbatim.
+        opt encrypted_content: String = "encrypted_content",
+    }
+}
+
+wire_struct! {
     /// `message_delta`.
     #[derive(Default)]
     pub struct MessageDeltaEvent {
         /// Top-level message changes.
         req delta: MessageDelta = "delta",
-        /// Cumulative usage: `output_tokens`, sometimes input and cache counts too.
-        opt usage: Usage = "usage",
+        /// Cumulative usage: `output_tokens`, often input and cache counts too.
+        opt usage: MessageDeltaUsage = "usage",
+        /// What context management (context editing) did to the request.
+        opt context_management: ContextManagement = "context_management",
+    }
+}
+
+wire_struct! {
+    /// The cumulative usage of `message_delta`. Anthropic repeats the input and cache
+    /// counts of `message_start` here; compatible servers (Bedrock's, Vertex's, proxies)
+    /// often report the real `input_tokens` only here.
+    #[derive(Default)]
+    pub struct MessageDeltaUsage {
+        /// Input tokens after the last cache breakpoint, so far.
+        opt input_tokens: u64 = "input_tokens",
+        /// Input tokens written to the cache, so far.
+        opt cache_creation_input_tokens: u64 = "cache_creation_input_tokens",
+        /// Input tokens read from the cache, so far.
+        opt cache_read_input_tokens: u64 = "cache_read_input_tokens",
+        /// Output tokens so far (thinking included); always sent by Anthropic.
+        opt output_tokens: u64 = "output_tokens",
+        /// Server-tool requests made.
+        opt server_tool_use: ServerToolUsage = "server_tool_use",
+        /// Cache writes by time to live (compatible servers).
+        opt cache_creation: CacheCreation = "cache_creation",
+        /// Output breakdown.
+        opt output_tokens_details: OutputTokensDetails = "output_tokens_details",
+        /// Usage per sampling iteration (`message`, `compaction`, …), when a request ran
+        /// several (server-side compaction, tool loops).
+        opt iterations: Vec<IterationUsage> = "iterations",
+    }
+}
+
+wire_struct! {
+    /// The usage of one sampling iteration.
+    #[derive(Default)]
+    pub struct IterationUsage {
+        /// `message`, `compaction`, ….
+        opt kind: String = "type",
+        /// Input tokens of this iteration.
+        opt input_tokens: u64 = "input_tokens",
+        /// Output tokens of this iteration.
+        opt output_tokens: u64 = "output_tokens",
+        /// Input tokens written to the cache.
+        opt cache_creation_input_tokens: u64 = "cache_creation_input_tokens",
+        /// Input tokens read from the cache.
+        opt cache_read_input_tokens: u64 = "cache_read_input_tokens",
+        /// Cache writes by time to live.
+        opt cache_creation: CacheCreation = "cache_creation",
+        /// The model that ran the iteration.
+        opt model: String = "model",
+    }
+}
+
+wire_struct! {
+    /// `context_management` of `message_delta` (context editing, beta).
+    #[derive(Default)]
+    pub struct ContextManagement {
+        /// The edits applied to the request (often `[]`).
+        opt applied_edits: Vec<AppliedEdit> = "applied_edits",
+    }
+}
+
+wire_struct! {
+    /// One context edit the API applied.
+    #[derive(Default)]
+    pub struct AppliedEdit {
+        /// The strategy: `clear_tool_uses_20250919`, `clear_thinking_20251015`, ….
+        opt kind: String = "type",
+        /// Input tokens the edit removed.
+        opt cleared_input_tokens: u64 = "cleared_input_tokens",
+        /// Tool uses it cleared.
+        opt cleared_tool_uses: u64 = "cleared_tool_uses",
+        /// Thinking turns it cleared.
+        opt cleared_thinking_turns: u64 = "cleared_thinking_turns",
     }
 }
 
@@ -881,14 +975,10 @@ pub fn validate_request(request: &Request) -> Result<(), Error> {
     }
     for (i, message) in request.messages.iter().enumerate() {
         if let Role::Other(role) = &message.role {
-            return Err(Error::new(
-                Category::Shape,
-                format!("/messages/{i}/role"),
-                format!(
-                    "unknown role {} (expected one of: {})",
-                    Value::String(role.clone()),
-                    Role::KNOWN.join(", ")
-                ),
+            return Err(crate::common::unknown_role_named(
+                &format!("/messages/{i}"),
+                &Value::from(role.as_str()).to_string(),
+                Role::KNOWN,
             ));
         }
     }

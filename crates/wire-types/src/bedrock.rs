@@ -34,6 +34,8 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 use std::fmt;
 
+pub use crate::common::{NoFields, Role};
+
 /// A union written as an object with exactly one key, the member's name, whose value is
 /// the member (`{"text": "…"}`, `{"toolUse": {…}}`).
 ///
@@ -119,7 +121,7 @@ macro_rules! key_union {
                         let member = match key.as_str() {
                             $( $key => $name::$variant(map.next_value()?), )*
                             _ => {
-                                let value = map.next_value::<Value>()?;
+                                let value = crate::macros::next_value(&mut map)?;
                                 let mut whole = Map::new();
                                 whole.insert(key.into_string(), value);
                                 $name::Other(whole)
@@ -197,19 +199,6 @@ wire_struct! {
         opt service_tier: ServiceTier = "serviceTier",
         /// Structured output (`textFormat` with a JSON schema given as text) and effort.
         opt output_config: Value = "outputConfig",
-    }
-}
-
-open_enum! {
-    /// A message role.
-    pub enum Role {
-        /// The user (tool results go in user messages).
-        User = "user",
-        /// The model.
-        Assistant = "assistant",
-        /// A system turn (in the service model since 2026; most models want the
-        /// top-level `system` instead).
-        System = "system",
     }
 }
 
@@ -650,12 +639,6 @@ key_union! {
 }
 
 wire_struct! {
-    /// An object with no modeled fields (`{}`).
-    #[derive(Default)]
-    pub struct NoFields {}
-}
-
-wire_struct! {
     /// `{"name": …}`: the tool to call.
     #[derive(Default)]
     pub struct SpecificToolChoice {
@@ -803,8 +786,19 @@ wire_struct! {
         opt cache_read_input_tokens: u64 = "cacheReadInputTokens",
         /// Input tokens written to the prompt cache.
         opt cache_write_input_tokens: u64 = "cacheWriteInputTokens",
-        /// Cache writes per TTL (`{"ttl", "inputTokens"}`).
-        opt cache_details: Vec<Value> = "cacheDetails",
+        /// Cache writes per time to live.
+        opt cache_details: Vec<CacheDetail> = "cacheDetails",
+    }
+}
+
+wire_struct! {
+    /// Cache writes of one time to live.
+    #[derive(Default)]
+    pub struct CacheDetail {
+        /// Input tokens written to the cache with this time to live.
+        opt input_tokens: u64 = "inputTokens",
+        /// The time to live: `5m`, `1h`.
+        opt ttl: String = "ttl",
     }
 }
 
@@ -826,9 +820,12 @@ key_union! {
     /// whose one key is the event type (`:event-type`, or `:exception-type` for
     /// exceptions) and whose value is the payload.
     ///
-    /// Order: `messageStart`, then per block an optional `contentBlockStart` (tool use),
-    /// `contentBlockDelta`s and `contentBlockStop`, then `messageStop` and `metadata`
-    /// (usually in that order; a capture has them swapped).
+    /// Order: `messageStart`, then per block an optional `contentBlockStart` (tool use,
+    /// tool result, image; text and reasoning blocks get none: key blocks by
+    /// `contentBlockIndex`), `contentBlockDelta`s and `contentBlockStop`, then
+    /// `messageStop` and `metadata` (usually in that order; a capture has them swapped).
+    /// An exception (`:message-type` `exception`) may come instead of any event and ends
+    /// the stream; a cut-off stream has no `messageStop`.
     pub enum StreamEvent, what = "a stream event" {
         /// `{"messageStart": {"role": "assistant"}}`
         MessageStart(MessageStartEvent) = "messageStart",
@@ -882,6 +879,16 @@ key_union! {
         ToolUse(ToolUseStart) = "toolUse",
         /// `{"toolResult": {"toolUseId", "status"}}` (server-side tools).
         ToolResult(ToolResultStart) = "toolResult",
+        /// `{"image": {"format"}}`: a generated image starts; its bytes follow.
+        Image(ImageStart) = "image",
+    }
+}
+
+wire_struct! {
+    /// A generated image starts.
+    pub struct ImageStart {
+        /// `png`, `jpeg`, `gif` or `webp`.
+        req format: ImageFormat = "format",
     }
 }
 
@@ -931,7 +938,49 @@ key_union! {
         /// `{"reasoningContent": {"text"} | {"signature"} | {"redactedContent"}}`
         ReasoningContent(ReasoningDelta) = "reasoningContent",
         /// `{"citation": {…}}`: a citation of the text being generated.
-        Citation(Value) = "citation",
+        Citation(CitationDelta) = "citation",
+        /// `{"toolResult": [{"text"} | {"json"}, …]}`: a server-side tool's result.
+        ToolResult(Vec<ToolResultDelta>) = "toolResult",
+        /// `{"image": {"source"} | {"error"}}`: a generated image.
+        Image(ImageDelta) = "image",
+    }
+}
+
+wire_struct! {
+    /// A citation streamed with the text it backs.
+    #[derive(Default)]
+    pub struct CitationDelta {
+        /// Title of the cited source.
+        opt title: String = "title",
+        /// The cited source (a document name, a URL).
+        opt source: String = "source",
+        /// The cited text: `[{"text": …}]`.
+        opt source_content: Vec<Value> = "sourceContent",
+        /// Where in the source: `{"documentChar"|"documentPage"|"documentChunk"|
+        /// "searchResultLocation"|"web": {…}}`.
+        opt location: Value = "location",
+    }
+}
+
+wire_struct! {
+    /// A piece of a server-side tool's result.
+    #[derive(Default)]
+    pub struct ToolResultDelta {
+        /// Text.
+        opt text: String = "text",
+        /// A JSON value.
+        opt json: Value = "json",
+    }
+}
+
+wire_struct! {
+    /// A generated image, or why it failed.
+    #[derive(Default)]
+    pub struct ImageDelta {
+        /// The image: base64 bytes or an S3 location.
+        opt source: Source = "source",
+        /// `{"message": …}` when generation failed.
+        opt error: Value = "error",
     }
 }
 
@@ -1028,14 +1077,10 @@ pub fn validate_request(request: &Request) -> Result<(), Error> {
     let mut tool_blocks = false;
     for (i, message) in request.messages.iter().flatten().enumerate() {
         if let Role::Other(role) = &message.role {
-            return Err(Error::new(
-                Category::Shape,
-                format!("/messages/{i}/role"),
-                format!(
-                    "unknown role {} (expected one of: {})",
-                    Value::from(role.as_str()),
-                    Role::KNOWN.join(", ")
-                ),
+            return Err(crate::common::unknown_role_named(
+                &format!("/messages/{i}"),
+                &Value::from(role.as_str()).to_string(),
+                Role::KNOWN,
             ));
         }
         for (j, block) in message.content.iter().enumerate() {

@@ -26,12 +26,11 @@
 //! * Stream events are a [`StreamEvent`] union; a stream delta's `tool_calls` and
 //!   `citations` are single objects, not arrays.
 
-use crate::common::{Arguments, TextOrParts};
+use crate::common::{Arguments, TextOrParts, unknown_role};
 use crate::error::{Category, Error};
-use serde::de::{self, Deserializer, MapAccess, Visitor};
-use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Number, Value};
-use std::fmt;
+
+pub use crate::common::{FunctionDef, FunctionTool as Tool, ImageUrl, NoFields};
 
 wire_struct! {
     /// A v2 chat request body.
@@ -169,17 +168,6 @@ wire_struct! {
 }
 
 wire_struct! {
-    /// An image reference.
-    #[derive(Default)]
-    pub struct ImageUrl {
-        /// An `https://` URL or a `data:<media type>;base64,<data>` URL.
-        req url: String = "url",
-        /// `auto`, `low` or `high`.
-        opt detail: String = "detail",
-    }
-}
-
-wire_struct! {
     /// A reasoning item. It has no signature.
     #[derive(Default)]
     pub struct ThinkingContent {
@@ -207,43 +195,13 @@ wire_struct! {
     }
 }
 
-/// An item of the request's `documents`: a plain string or a document object.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RequestDocument {
-    /// `"documents": ["text", …]`
-    Text(String),
-    /// `"documents": [{"data": {…}, "id": …}, …]`
-    Object(Document),
-}
-
-impl Serialize for RequestDocument {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            RequestDocument::Text(s) => serializer.serialize_str(s),
-            RequestDocument::Object(d) => d.serialize(serializer),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for RequestDocument {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> Visitor<'de> for Visit {
-            type Value = RequestDocument;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a document string or a {\"data\": …} object")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<RequestDocument, E> {
-                Ok(RequestDocument::Text(v.to_owned()))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<RequestDocument, E> {
-                Ok(RequestDocument::Text(v))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RequestDocument, A::Error> {
-                Document::from_entries(Vec::new(), map).map(RequestDocument::Object)
-            }
-        }
-        deserializer.deserialize_any(Visit)
+string_or_object! {
+    /// An item of the request's `documents`: a plain string or a document object.
+    pub enum RequestDocument, expecting = "a document string or a {\"data\": …} object" {
+        /// `"documents": ["text", …]`
+        Text(String),
+        /// `"documents": [{"data": {…}, "id": …}, …]`
+        Object(Document),
     }
 }
 
@@ -342,29 +300,6 @@ wire_struct! {
     }
 }
 
-wire_struct! {
-    /// A tool definition: `{"type":"function","function":{…}}`, as in OpenAI Chat.
-    pub struct Tool {
-        /// `function`.
-        opt kind: String = "type",
-        /// The function.
-        req function: FunctionDef = "function",
-    }
-}
-
-wire_struct! {
-    /// A function definition.
-    #[derive(Default)]
-    pub struct FunctionDef {
-        /// Function name.
-        req name: String = "name",
-        /// What the function does.
-        opt description: String = "description",
-        /// JSON Schema of the arguments object.
-        opt parameters: Value = "parameters",
-    }
-}
-
 open_enum! {
     /// `tool_choice`. There is no `AUTO` value: leave the field out.
     pub enum ToolChoice {
@@ -416,12 +351,6 @@ wire_tagged! {
         /// A JSON object, optionally matching a schema.
         JsonObject(JsonObjectFormat) = "json_object",
     }
-}
-
-wire_struct! {
-    /// An object with no modeled fields (besides its tag).
-    #[derive(Default)]
-    pub struct NoFields {}
 }
 
 wire_struct! {
@@ -545,8 +474,14 @@ wire_struct! {
 }
 
 wire_tagged! {
-    /// One event of a streamed response, tagged by a kebab-case `type`. Unknown event
-    /// types are kept whole in `Other`.
+    /// One event of a streamed response, tagged by a kebab-case `type`: every member of
+    /// the SDK's `StreamedChatResponseV2`. Unknown event types are kept whole in `Other`.
+    ///
+    /// Order: `message-start`; per content item `content-start` (`{"type":"text","text":""}`
+    /// or `{"type":"thinking","thinking":""}`), `content-delta`s, `content-end`; before
+    /// calls, `tool-plan-delta`s; per call `tool-call-start` (id, name, arguments often
+    /// `""`), `tool-call-delta`s (none for a call without arguments), `tool-call-end`;
+    /// `citation-start` / `citation-end` pairs; `message-end`.
     pub enum StreamEvent, tag = "type" {
         /// First event: the message id and an empty message.
         MessageStart(MessageStartEvent) = "message-start",
@@ -570,6 +505,17 @@ wire_tagged! {
         CitationEnd(IndexEvent) = "citation-end",
         /// Last event: finish reason and usage.
         MessageEnd(MessageEndEvent) = "message-end",
+        /// The prompt as the model saw it (debug requests only).
+        Debug(DebugEvent) = "debug",
+    }
+}
+
+wire_struct! {
+    /// `debug`.
+    #[derive(Default)]
+    pub struct DebugEvent {
+        /// The rendered prompt.
+        opt prompt: String = "prompt",
     }
 }
 
@@ -783,37 +729,28 @@ wire_struct! {
 /// function name.
 pub fn validate_request(request: &Request) -> Result<(), Error> {
     for (i, message) in request.messages.iter().enumerate() {
-        match message {
+        let calls = match message {
             Message::Other(map) => {
-                let role = map.get("role").map(|r| r.to_string()).unwrap_or_default();
+                return Err(unknown_role(map, &format!("/messages/{i}"), Message::KNOWN));
+            }
+            Message::Assistant(a) => a.tool_calls.iter().flatten(),
+            _ => continue,
+        };
+        for (j, call) in calls.enumerate() {
+            if call.id.is_none() {
                 return Err(Error::new(
                     Category::Shape,
-                    format!("/messages/{i}/role"),
-                    format!(
-                        "unknown role {role} (expected one of: {})",
-                        Message::KNOWN.join(", ")
-                    ),
+                    format!("/messages/{i}/tool_calls/{j}/id"),
+                    "missing field (a replayed tool call needs the id its tool message refers to)",
                 ));
             }
-            Message::Assistant(a) => {
-                for (j, call) in a.tool_calls.iter().flatten().enumerate() {
-                    if call.id.is_none() {
-                        return Err(Error::new(
-                            Category::Shape,
-                            format!("/messages/{i}/tool_calls/{j}/id"),
-                            "missing field (a replayed tool call needs the id its tool message refers to)",
-                        ));
-                    }
-                    if call.name().is_none() {
-                        return Err(Error::new(
-                            Category::Shape,
-                            format!("/messages/{i}/tool_calls/{j}/function/name"),
-                            "missing field (a replayed tool call needs a function name)",
-                        ));
-                    }
-                }
+            if call.name().is_none() {
+                return Err(Error::new(
+                    Category::Shape,
+                    format!("/messages/{i}/tool_calls/{j}/function/name"),
+                    "missing field (a replayed tool call needs a function name)",
+                ));
             }
-            _ => {}
         }
     }
     Ok(())

@@ -1,9 +1,12 @@
-//! Shapes shared by several formats: content that is a string or an array of parts, and
-//! tool-call arguments that are JSON text or a JSON value.
+//! Shapes shared by several formats: content that is a string or an array of parts,
+//! tool-call arguments that are JSON text or a JSON value, and the objects and string
+//! sets that several formats spell the same way (each format module re-exports the ones
+//! it uses under its own name, so `openai_chat::ImageUrl` and `cohere::ImageUrl` are one
+//! type).
 
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
-use serde_json::Value;
+use serde_json::{Map, Number, Value};
 use std::fmt;
 
 /// Content that the wire allows as either a plain string or an array of parts
@@ -100,12 +103,16 @@ impl Serialize for Arguments {
     }
 }
 
+/// An object sent as arguments is read like every value below a typed field: a key that
+/// appears twice is an error (see [`from_str`](crate::from_str)).
 impl<'de> Deserialize<'de> for Arguments {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(match Value::deserialize(deserializer)? {
-            Value::String(s) => Arguments::Text(s),
-            other => Arguments::Json(other),
-        })
+        Ok(
+            match <Value as crate::macros::Unique<'de>>::read(deserializer)? {
+                Value::String(s) => Arguments::Text(s),
+                other => Arguments::Json(other),
+            },
+        )
     }
 }
 
@@ -206,4 +213,189 @@ impl MaybeRaw<Value> {
             MaybeRaw::Raw(r) => r.get().starts_with('{'),
         }
     }
+}
+
+wire_struct! {
+    /// An object with no modeled fields (besides its tag, in a tagged union).
+    #[derive(Default)]
+    pub struct NoFields {}
+}
+
+wire_struct! {
+    /// An image reference: `{"url": …, "detail": …}` (OpenAI Chat, Mistral and Cohere
+    /// `image_url`).
+    #[derive(Default)]
+    pub struct ImageUrl {
+        /// An `https://` URL or a `data:<media type>;base64,<data>` URL.
+        req url: String = "url",
+        /// `auto`, `low` or `high`.
+        opt detail: String = "detail",
+    }
+}
+
+open_enum! {
+    /// A `tool_choice` given as a string (OpenAI Chat and Responses).
+    pub enum ToolChoiceMode {
+        /// Never call a tool.
+        None = "none",
+        /// The model decides.
+        Auto = "auto",
+        /// Call at least one tool.
+        Required = "required",
+    }
+}
+
+open_enum! {
+    /// How hard a reasoning model thinks (OpenAI Chat `reasoning_effort`, Responses
+    /// `reasoning.effort`).
+    pub enum ReasoningEffort {
+        /// No reasoning.
+        None = "none",
+        /// Minimal.
+        Minimal = "minimal",
+        /// Low.
+        Low = "low",
+        /// Medium.
+        Medium = "medium",
+        /// High.
+        High = "high",
+        /// Extra high.
+        Xhigh = "xhigh",
+        /// Maximum.
+        Max = "max",
+    }
+}
+
+open_enum! {
+    /// A message role of Anthropic Messages and Bedrock Converse: `user` and `assistant`
+    /// (the system prompt normally travels in the top-level `system`).
+    pub enum Role {
+        /// A user turn (tool results go here too).
+        User = "user",
+        /// A model turn, replayed (tool calls and thinking go here).
+        Assistant = "assistant",
+        /// A system turn. Anthropic's SDK 2.14 types accept it mid-conversation
+        /// (`SystemMessageParam`) and Bedrock's service model has it since 2026; the API
+        /// references read put the system prompt in the top-level `system`.
+        System = "system",
+    }
+}
+
+wire_struct! {
+    /// An OpenAI error object (Chat and Responses error bodies, the Responses `error`
+    /// stream event).
+    #[derive(Default)]
+    pub struct ErrorDetail {
+        /// Human-readable message.
+        opt message: String = "message",
+        /// Error type (`invalid_request_error`, `insufficient_quota`, …).
+        opt kind: String = "type",
+        /// The request parameter at fault.
+        opt param: String = "param",
+        /// Error code (a string, sometimes a number).
+        opt code: Value = "code",
+    }
+}
+
+wire_struct! {
+    /// The log-probability of one output token (OpenAI Chat chunks, Responses `output_text`).
+    pub struct Logprob {
+        /// The token.
+        req token: String = "token",
+        /// Its log-probability (natural log, ≤ 0).
+        req logprob: Number = "logprob",
+        /// Its UTF-8 bytes.
+        opt bytes: Vec<u8> = "bytes",
+        /// The most likely tokens at this position.
+        opt top_logprobs: Vec<TopLogprob> = "top_logprobs",
+    }
+}
+
+wire_struct! {
+    /// One of the most likely tokens at a position.
+    pub struct TopLogprob {
+        /// The token.
+        req token: String = "token",
+        /// Its log-probability.
+        req logprob: Number = "logprob",
+        /// Its UTF-8 bytes.
+        opt bytes: Vec<u8> = "bytes",
+    }
+}
+
+wire_struct! {
+    /// A named JSON Schema for structured output (OpenAI Chat and Mistral
+    /// `response_format.json_schema`).
+    #[derive(Default)]
+    pub struct JsonSchemaSpec {
+        /// Schema name.
+        req name: String = "name",
+        /// What the output is for.
+        opt description: String = "description",
+        /// The JSON Schema.
+        opt schema: Value = "schema",
+        /// Strict mode.
+        opt strict: bool = "strict",
+    }
+}
+
+wire_struct! {
+    /// A function definition with a strict flag (OpenAI Chat, Mistral).
+    #[derive(Default)]
+    pub struct StrictFunctionDef {
+        /// Name: 1–64 of `[a-zA-Z0-9_-]`.
+        req name: String = "name",
+        /// What the function does.
+        opt description: String = "description",
+        /// JSON Schema of the arguments object; absent for a function without arguments.
+        opt parameters: Value = "parameters",
+        /// Structured-outputs strict mode (strict schema adherence).
+        opt strict: bool = "strict",
+    }
+}
+
+wire_struct! {
+    /// A tool definition: `{"type":"function","function":{…}}`, as in OpenAI Chat (Ollama,
+    /// Cohere).
+    pub struct FunctionTool {
+        /// `function`.
+        opt kind: String = "type",
+        /// The function.
+        req function: FunctionDef = "function",
+    }
+}
+
+wire_struct! {
+    /// A function definition (Ollama, Cohere).
+    #[derive(Default)]
+    pub struct FunctionDef {
+        /// Function name.
+        req name: String = "name",
+        /// What the function does.
+        opt description: String = "description",
+        /// JSON Schema of the arguments object. Ollama keeps only `type`, `properties`
+        /// (`type`, `description`, `enum`, `items`, `anyOf`, …), `required` and `$defs`
+        /// when it renders the prompt; other keywords are dropped there.
+        opt parameters: Value = "parameters",
+    }
+}
+
+/// The error for the message `map` at `at` whose role the format does not know (a role
+/// union's `Other` arm): at `{at}/role`, naming the role as sent and the `known` ones.
+pub(crate) fn unknown_role(map: &Map<String, Value>, at: &str, known: &[&str]) -> crate::Error {
+    let role = map.get("role").map(|r| r.to_string()).unwrap_or_default();
+    unknown_role_named(at, &role, known)
+}
+
+/// The error for a message at `at` whose role the format does not know: at `{at}/role`,
+/// naming the role as sent (`role`, as JSON text) and the `known` ones.
+pub(crate) fn unknown_role_named(at: &str, role: &str, known: &[&str]) -> crate::Error {
+    crate::Error::new(
+        crate::Category::Shape,
+        format!("{at}/role"),
+        format!(
+            "unknown role {role} (expected one of: {})",
+            known.join(", ")
+        ),
+    )
 }

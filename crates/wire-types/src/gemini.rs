@@ -28,10 +28,7 @@
 
 use crate::common::MaybeRaw;
 use crate::error::{Category, Error};
-use serde::de::{Deserializer, MapAccess, Visitor};
-use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Number, Value};
-use std::fmt;
 
 wire_struct! {
     /// A `generateContent` / `streamGenerateContent` request body (the model is in the URL).
@@ -780,98 +777,19 @@ wire_struct! {
     }
 }
 
-/// One event of a streamed response (`:streamGenerateContent?alt=sse`, `data:` lines with
-/// no terminator): a response chunk, or an error object sent mid-stream.
-#[derive(Debug, Clone, PartialEq)]
-#[allow(
-    clippy::large_enum_variant,
-    reason = "chunks are the common case: boxing them would allocate once per chunk to save space only on the rare error"
-)]
-pub enum StreamEvent {
-    /// A chunk: a [`Response`] holding the next parts of the output.
-    Chunk(Response),
-    /// `{"error": {…}}`.
-    Error(ErrorResponse),
-}
-
-impl Serialize for StreamEvent {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            StreamEvent::Chunk(c) => c.serialize(serializer),
-            StreamEvent::Error(e) => e.serialize(serializer),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for StreamEvent {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> Visitor<'de> for Visit {
-            type Value = StreamEvent;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a generateContent response chunk or an error object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StreamEvent, A::Error> {
-                // The first key that only one of the two shapes has decides.
-                let mut prefix = Vec::new();
-                while let Some(key) = map.next_key::<crate::macros::Key<'de>>()? {
-                    if key.as_str() == "error" {
-                        return ErrorResponse::from_entries(prefix, KeyFirst::new(key, map))
-                            .map(StreamEvent::Error);
-                    }
-                    if Response::FIELDS.contains(&key.as_str()) {
-                        return Response::from_entries(prefix, KeyFirst::new(key, map))
-                            .map(StreamEvent::Chunk);
-                    }
-                    prefix.push((key.into_string(), map.next_value::<Value>()?));
-                }
-                Response::from_entries(prefix, map).map(StreamEvent::Chunk)
-            }
-        }
-        deserializer.deserialize_map(Visit)
-    }
-}
-
-/// A `MapAccess` that yields one key already read from `inner` before the rest of it, so the
-/// value of the key that decided the variant (a chunk's `candidates`, often most of the
-/// body) is read live, with its error path, rather than buffered as a `Value`.
-struct KeyFirst<'de, A> {
-    first: Option<crate::macros::Key<'de>>,
-    inner: A,
-}
-
-impl<'de, A> KeyFirst<'de, A> {
-    fn new(first: crate::macros::Key<'de>, inner: A) -> Self {
-        KeyFirst {
-            first: Some(first),
-            inner,
-        }
-    }
-}
-
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for KeyFirst<'de, A> {
-    type Error = A::Error;
-
-    fn next_key_seed<K: serde::de::DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, A::Error> {
-        match self.first.take() {
-            Some(crate::macros::Key::Borrowed(k)) => seed
-                .deserialize(serde::de::value::BorrowedStrDeserializer::new(k))
-                .map(Some),
-            Some(crate::macros::Key::Owned(k)) => seed
-                .deserialize(serde::de::value::StringDeserializer::new(k))
-                .map(Some),
-            None => self.inner.next_key_seed(seed),
-        }
-    }
-
-    fn next_value_seed<V: serde::de::DeserializeSeed<'de>>(
-        &mut self,
-        seed: V,
-    ) -> Result<V::Value, A::Error> {
-        self.inner.next_value_seed(seed)
+chunk_or_error! {
+    /// One event of a streamed response (`:streamGenerateContent?alt=sse`, `data:` lines
+    /// with no terminator): a response chunk, or an error object sent mid-stream. The
+    /// first key only one of the two has decides (`error`, or a response field).
+    #[allow(
+        clippy::large_enum_variant,
+        reason = "chunks are the common case: boxing them would allocate once per chunk to save space only on the rare error"
+    )]
+    pub enum StreamEvent, expecting = "a generateContent response chunk or an error object" {
+        /// A chunk: a [`Response`] holding the next parts of the output.
+        Chunk(Response),
+        /// `{"error": {…}}`.
+        Error(ErrorResponse),
     }
 }
 

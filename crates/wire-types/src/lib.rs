@@ -17,7 +17,17 @@
 //! * every provider-controlled string (roles, block and event types, stop reasons) is an
 //!   open set: an enum with an `Other` arm that keeps an unknown value;
 //! * unions of objects (content blocks, items, events) keep an unknown member whole;
-//! * numbers that are settings (`temperature`) are `serde_json::Number`, so `1` stays `1`.
+//! * numbers that are settings (`temperature`) are `serde_json::Number`, so `1` stays `1`;
+//!   a negative zero is written `-0` (serde_json reads `-0` as a float and would write
+//!   `-0.0`; `-0.0` is written `-0` too, the same number).
+//!
+//! # One reading of every body
+//!
+//! Text is read once, one way: an object with the same key twice, anywhere in the body,
+//! is an error naming the key's pointer, and a union's tag is the one `type` there is. A
+//! leading byte order mark is skipped. A body already parsed into a `serde_json::Value`
+//! holds no duplicate (its parser kept one); [`value_from_str`] parses text into a `Value`
+//! by the same rules, for a body whose format is not known yet.
 //!
 //! # Errors that point
 //!
@@ -67,7 +77,8 @@ pub mod openai_responses;
 pub use common::{Arguments, MaybeRaw, TextOrParts};
 pub use detect::{Detected, detect};
 pub use error::{
-    Category, Error, from_slice, from_str, from_value, push_token, to_raw, to_string, to_value,
+    Category, Error, from_slice, from_str, from_value, push_token, to_raw, to_string,
+    to_string_pretty, to_value, value_from_slice, value_from_str,
 };
 pub use extra::Extra;
 pub use format::{Format, Kind, UnknownFormat};

@@ -22,12 +22,11 @@
 //! * Tool-call `arguments` are [`Arguments`]: JSON text (what Mistral sends) or an object
 //!   (the SDK accepts both).
 
-use crate::common::{Arguments, TextOrParts};
+use crate::common::{Arguments, TextOrParts, unknown_role};
 use crate::error::{Category, Error};
-use serde::de::{self, Deserializer, MapAccess, Visitor};
-use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Number, Value};
-use std::fmt;
+
+pub use crate::common::{ImageUrl, JsonSchemaSpec, StrictFunctionDef as FunctionDef};
 
 wire_struct! {
     /// A chat completions request body.
@@ -175,13 +174,14 @@ wire_struct! {
     }
 }
 
-/// The value of `image_url`: Mistral accepts the URL itself or an object.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ImageUrlValue {
-    /// `"image_url": "https://…"` or a `data:image/…;base64,…` URL.
-    Url(String),
-    /// `"image_url": {"url": …, "detail": …}`.
-    Object(ImageUrl),
+string_or_object! {
+    /// The value of `image_url`: Mistral accepts the URL itself or an object.
+    pub enum ImageUrlValue, expecting = "an image URL string or an {\"url\": …} object" {
+        /// `"image_url": "https://…"` or a `data:image/…;base64,…` URL.
+        Url(String),
+        /// `"image_url": {"url": …, "detail": …}`.
+        Object(ImageUrl),
+    }
 }
 
 impl ImageUrlValue {
@@ -191,48 +191,6 @@ impl ImageUrlValue {
             ImageUrlValue::Url(u) => u,
             ImageUrlValue::Object(o) => &o.url,
         }
-    }
-}
-
-impl Serialize for ImageUrlValue {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            ImageUrlValue::Url(u) => serializer.serialize_str(u),
-            ImageUrlValue::Object(o) => o.serialize(serializer),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for ImageUrlValue {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> Visitor<'de> for Visit {
-            type Value = ImageUrlValue;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an image URL string or an {\"url\": …} object")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ImageUrlValue, E> {
-                Ok(ImageUrlValue::Url(v.to_owned()))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<ImageUrlValue, E> {
-                Ok(ImageUrlValue::Url(v))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ImageUrlValue, A::Error> {
-                ImageUrl::from_entries(Vec::new(), map).map(ImageUrlValue::Object)
-            }
-        }
-        deserializer.deserialize_any(Visit)
-    }
-}
-
-wire_struct! {
-    /// An image reference in object form.
-    #[derive(Default)]
-    pub struct ImageUrl {
-        /// An `https://` URL or a `data:<media type>;base64,<data>` URL.
-        req url: String = "url",
-        /// `auto`, `low` or `high`.
-        opt detail: String = "detail",
     }
 }
 
@@ -321,21 +279,6 @@ wire_struct! {
     }
 }
 
-wire_struct! {
-    /// A function definition.
-    #[derive(Default)]
-    pub struct FunctionDef {
-        /// Function name.
-        req name: String = "name",
-        /// What the function does.
-        opt description: String = "description",
-        /// JSON Schema of the arguments object.
-        opt parameters: Value = "parameters",
-        /// Strict schema adherence.
-        opt strict: bool = "strict",
-    }
-}
-
 open_enum! {
     /// A `tool_choice` given as a string.
     pub enum ToolChoiceMode {
@@ -369,44 +312,17 @@ wire_struct! {
     }
 }
 
-/// `tool_choice`: a mode string or an object naming a function.
-#[derive(Debug, Clone, PartialEq)]
-#[allow(
-    clippy::large_enum_variant,
-    reason = "one per request; a box would only make the object form harder to build"
-)]
-pub enum ToolChoice {
-    /// `"auto"`, `"none"`, `"any"`, `"required"`.
-    Mode(ToolChoiceMode),
-    /// `{"type":"function","function":{"name":…}}`.
-    Named(NamedToolChoice),
-}
-
-impl Serialize for ToolChoice {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            ToolChoice::Mode(m) => m.serialize(serializer),
-            ToolChoice::Named(n) => n.serialize(serializer),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for ToolChoice {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> Visitor<'de> for Visit {
-            type Value = ToolChoice;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("\"auto\", \"none\", \"any\", \"required\" or a tool-choice object")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ToolChoice, E> {
-                Ok(ToolChoice::Mode(ToolChoiceMode::from(v)))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ToolChoice, A::Error> {
-                NamedToolChoice::from_entries(Vec::new(), map).map(ToolChoice::Named)
-            }
-        }
-        deserializer.deserialize_any(Visit)
+string_or_object! {
+    /// `tool_choice`: a mode string or an object naming a function.
+    #[allow(
+        clippy::large_enum_variant,
+        reason = "one per request; a box would only make the object form harder to build"
+    )]
+    pub enum ToolChoice, expecting = "\"auto\", \"none\", \"any\", \"required\" or a tool-choice object" {
+        /// `"auto"`, `"none"`, `"any"`, `"required"`.
+        Mode(ToolChoiceMode),
+        /// `{"type":"function","function":{"name":…}}`.
+        Named(NamedToolChoice),
     }
 }
 
@@ -430,21 +346,6 @@ wire_struct! {
         opt kind: ResponseFormatType = "type",
         /// The schema, for `json_schema`.
         opt json_schema: JsonSchemaSpec = "json_schema",
-    }
-}
-
-wire_struct! {
-    /// A named JSON Schema for structured output.
-    #[derive(Default)]
-    pub struct JsonSchemaSpec {
-        /// Schema name.
-        req name: String = "name",
-        /// What the output is for.
-        opt description: String = "description",
-        /// The JSON Schema.
-        opt schema: Value = "schema",
-        /// Strict mode.
-        opt strict: bool = "strict",
     }
 }
 
@@ -613,64 +514,27 @@ impl ErrorResponse {
     }
 }
 
-/// One event of a streamed response: a chunk, or an error object sent mid-stream.
-///
-/// The `data: [DONE]` terminator is not JSON; [`crate::stream`] handles it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum StreamEvent {
-    /// A `chat.completion.chunk`.
-    Chunk(Chunk),
-    /// An error object.
-    Error(ErrorResponse),
-}
-
-impl Serialize for StreamEvent {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            StreamEvent::Chunk(c) => c.serialize(serializer),
-            StreamEvent::Error(e) => e.serialize(serializer),
-        }
+chunk_or_error! {
+    /// One event of a streamed response: a chunk, or an error object sent mid-stream. The
+    /// first key that only one of the two shapes has decides; `object` decides by its
+    /// value (`error` or `chat.completion.chunk`).
+    ///
+    /// The `data: [DONE]` terminator is not JSON; [`crate::stream`] handles it.
+    pub enum StreamEvent, expecting = "a chat.completion.chunk object or an error object" {
+        /// A `chat.completion.chunk`.
+        Chunk(Chunk),
+        /// An error object.
+        Error(ErrorResponse),
     }
-}
-
-impl<'de> Deserialize<'de> for StreamEvent {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> Visitor<'de> for Visit {
-            type Value = StreamEvent;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a chat.completion.chunk object or an error object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StreamEvent, A::Error> {
-                // The first key that only one of the two shapes has decides; `object`
-                // decides by its value (`error` or `chat.completion.chunk`).
-                let mut prefix = Vec::new();
-                while let Some(key) = map.next_key::<crate::macros::Key<'de>>()? {
-                    let name = key.into_string();
-                    let value = map.next_value::<Value>()?;
-                    let error = match name.as_str() {
-                        "object" => Some(value.as_str() == Some("error")),
-                        "message" | "type" | "param" | "code" | "detail" => Some(true),
-                        "usage" => None,
-                        other if Chunk::FIELDS.contains(&other) => Some(false),
-                        _ => None,
-                    };
-                    prefix.push((name, value));
-                    match error {
-                        Some(true) => {
-                            return ErrorResponse::from_entries(prefix, map)
-                                .map(StreamEvent::Error);
-                        }
-                        Some(false) => {
-                            return Chunk::from_entries(prefix, map).map(StreamEvent::Chunk);
-                        }
-                        None => {}
-                    }
-                }
-                Chunk::from_entries(prefix, map).map(StreamEvent::Chunk)
-            }
-        }
-        deserializer.deserialize_map(Visit)
+    decide = |key| match key {
+        "object" => Side::ByValue(|v| match v.as_str() {
+            Some("error") => Side::Error,
+            _ => Side::Chunk,
+        }),
+        "message" | "type" | "param" | "code" | "detail" => Side::Error,
+        "usage" => Side::Undecided,
+        key if Chunk::FIELDS.contains(&key) => Side::Chunk,
+        _ => Side::Undecided,
     }
 }
 
@@ -686,15 +550,7 @@ pub fn validate_request(request: &Request) -> Result<(), Error> {
     for (i, message) in request.messages.iter().enumerate() {
         match message {
             Message::Other(map) => {
-                let role = map.get("role").map(|r| r.to_string()).unwrap_or_default();
-                return Err(Error::new(
-                    Category::Shape,
-                    format!("/messages/{i}/role"),
-                    format!(
-                        "unknown role {role} (expected one of: {})",
-                        Message::KNOWN.join(", ")
-                    ),
-                ));
+                return Err(unknown_role(map, &format!("/messages/{i}"), Message::KNOWN));
             }
             Message::Tool(t) if t.tool_call_id.is_none() => {
                 return Err(Error::new(

@@ -20,10 +20,12 @@
 
 use crate::common::MaybeRaw;
 use crate::error::{Category, Error};
-use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
+
+pub use crate::common::{FunctionDef, FunctionTool as Tool};
 
 wire_struct! {
     /// An `/api/chat` request body.
@@ -115,69 +117,14 @@ wire_struct! {
     }
 }
 
-wire_struct! {
-    /// A tool definition: `{"type":"function","function":{…}}`, as in OpenAI Chat.
-    pub struct Tool {
-        /// `function`.
-        opt kind: String = "type",
-        /// The function.
-        req function: FunctionDef = "function",
-    }
-}
-
-wire_struct! {
-    /// A function definition.
-    #[derive(Default)]
-    pub struct FunctionDef {
-        /// Function name.
-        req name: String = "name",
-        /// What the function does.
-        opt description: String = "description",
-        /// JSON Schema of the arguments object. The server keeps only `type`,
-        /// `properties` (`type`, `description`, `enum`, `items`, `anyOf`, …), `required`
-        /// and `$defs` when it renders the prompt; other keywords are dropped there.
-        opt parameters: Value = "parameters",
-    }
-}
-
-/// `format`: the keyword `"json"` or a JSON Schema object.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Format {
-    /// `"format": "json"`: any JSON value (the only keyword Ollama knows; others are
-    /// kept as sent).
-    Named(String),
-    /// `"format": {…}`: output must match this JSON Schema.
-    Schema(Map<String, Value>),
-}
-
-impl Serialize for Format {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Format::Named(s) => serializer.serialize_str(s),
-            Format::Schema(m) => m.serialize(serializer),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Format {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> Visitor<'de> for Visit {
-            type Value = Format;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("\"json\" or a JSON Schema object")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Format, E> {
-                Ok(Format::Named(v.to_owned()))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Format, E> {
-                Ok(Format::Named(v))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Format, A::Error> {
-                Map::deserialize(de::value::MapAccessDeserializer::new(map)).map(Format::Schema)
-            }
-        }
-        deserializer.deserialize_any(Visit)
+string_or_object! {
+    /// `format`: the keyword `"json"` or a JSON Schema object.
+    pub enum Format, expecting = "\"json\" or a JSON Schema object" {
+        /// `"format": "json"`: any JSON value (the only keyword Ollama knows; others are
+        /// kept as sent).
+        Named(String),
+        /// `"format": {…}`: output must match this JSON Schema.
+        Schema(Map<String, Value>),
     }
 }
 
@@ -292,56 +239,19 @@ wire_struct! {
     }
 }
 
-/// One NDJSON line of a streamed response: a chunk, or an error line.
-#[derive(Debug, Clone, PartialEq)]
-#[allow(
-    clippy::large_enum_variant,
-    reason = "a stream line is read, matched and dropped one at a time; boxing the common \
-              variant would cost an allocation per line for the rare error line"
-)]
-pub enum StreamEvent {
-    /// A response line (`done: false`, or the final `done: true` line).
-    Chunk(Response),
-    /// `{"error": "…"}`.
-    Error(ErrorResponse),
-}
-
-impl Serialize for StreamEvent {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            StreamEvent::Chunk(c) => c.serialize(serializer),
-            StreamEvent::Error(e) => e.serialize(serializer),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for StreamEvent {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> Visitor<'de> for Visit {
-            type Value = StreamEvent;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a chat response line or an error object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StreamEvent, A::Error> {
-                // The first key that only one of the two shapes has decides.
-                let mut prefix = Vec::new();
-                while let Some(key) = map.next_key::<crate::macros::Key<'de>>()? {
-                    let decisive = key.as_str();
-                    if decisive == "error" {
-                        prefix.push((key.into_string(), map.next_value::<Value>()?));
-                        return ErrorResponse::from_entries(prefix, map).map(StreamEvent::Error);
-                    }
-                    if Response::FIELDS.contains(&decisive) {
-                        prefix.push((key.into_string(), map.next_value::<Value>()?));
-                        return Response::from_entries(prefix, map).map(StreamEvent::Chunk);
-                    }
-                    prefix.push((key.into_string(), map.next_value::<Value>()?));
-                }
-                Response::from_entries(prefix, map).map(StreamEvent::Chunk)
-            }
-        }
-        deserializer.deserialize_map(Visit)
+chunk_or_error! {
+    /// One NDJSON line of a streamed response: a chunk, or an error line. The first key
+    /// only one of the two has decides (`error`, or a response field).
+    #[allow(
+        clippy::large_enum_variant,
+        reason = "a stream line is read, matched and dropped one at a time; boxing the common \
+                  variant would cost an allocation per line for the rare error line"
+    )]
+    pub enum StreamEvent, expecting = "a chat response line or an error object" {
+        /// A response line (`done: false`, or the final `done: true` line).
+        Chunk(Response),
+        /// `{"error": "…"}`.
+        Error(ErrorResponse),
     }
 }
 
@@ -360,13 +270,10 @@ pub fn validate_request(request: &Request) -> Result<(), Error> {
             known => known.clone(),
         };
         if let Role::Other(other) = &role {
-            return Err(Error::new(
-                Category::Shape,
-                format!("/messages/{i}/role"),
-                format!(
-                    "unknown role \"{other}\" (expected one of: {})",
-                    Role::KNOWN.join(", ")
-                ),
+            return Err(crate::common::unknown_role_named(
+                &format!("/messages/{i}"),
+                &format!("\"{other}\""),
+                Role::KNOWN,
             ));
         }
         if role == Role::Tool && message.tool_name.is_none() && message.tool_call_id.is_none() {

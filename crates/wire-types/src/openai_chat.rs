@@ -14,12 +14,14 @@
 //! * Tool-call `arguments` are [`Arguments`]: JSON text as sent (OpenAI), or a JSON value
 //!   (compatible servers that send the object).
 
-use crate::common::{Arguments, TextOrParts};
+use crate::common::{Arguments, TextOrParts, unknown_role};
 use crate::error::{Category, Error};
-use serde::de::{self, Deserializer, MapAccess, Visitor};
-use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Number, Value};
-use std::fmt;
+
+pub use crate::common::{
+    ErrorDetail, ImageUrl, JsonSchemaSpec, Logprob, NoFields, ReasoningEffort,
+    StrictFunctionDef as FunctionDef, ToolChoiceMode, TopLogprob,
+};
 
 wire_struct! {
     /// A Chat Completions request body.
@@ -196,17 +198,6 @@ wire_struct! {
 }
 
 wire_struct! {
-    /// An image reference.
-    #[derive(Default)]
-    pub struct ImageUrl {
-        /// An `https://` URL or a `data:<media type>;base64,<data>` URL.
-        req url: String = "url",
-        /// `auto`, `low` or `high`.
-        opt detail: String = "detail",
-    }
-}
-
-wire_struct! {
     /// An audio part.
     pub struct InputAudioPart {
         /// The audio.
@@ -326,21 +317,6 @@ wire_struct! {
 }
 
 wire_struct! {
-    /// A function definition.
-    #[derive(Default)]
-    pub struct FunctionDef {
-        /// Name: 1–64 of `[a-zA-Z0-9_-]`.
-        req name: String = "name",
-        /// What the function does.
-        opt description: String = "description",
-        /// JSON Schema of the arguments object; absent for a function without arguments.
-        opt parameters: Value = "parameters",
-        /// Structured-outputs strict mode.
-        opt strict: bool = "strict",
-    }
-}
-
-wire_struct! {
     /// A custom tool.
     #[derive(Default)]
     pub struct CustomTool {
@@ -356,18 +332,6 @@ open_enum! {
         Function = "function",
         /// A call of a custom (free-form input) tool.
         Custom = "custom",
-    }
-}
-
-open_enum! {
-    /// A `tool_choice` given as a string.
-    pub enum ToolChoiceMode {
-        /// Never call a tool.
-        None = "none",
-        /// The model decides.
-        Auto = "auto",
-        /// Call at least one tool.
-        Required = "required",
     }
 }
 
@@ -417,41 +381,13 @@ wire_struct! {
     }
 }
 
-/// `tool_choice`: a mode string or an object naming a tool.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ToolChoice {
-    /// `"none"`, `"auto"`, `"required"`.
-    Mode(ToolChoiceMode),
-    /// `{"type":"function",…}` and the other object forms.
-    Named(NamedToolChoice),
-}
-
-impl Serialize for ToolChoice {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            ToolChoice::Mode(m) => m.serialize(serializer),
-            ToolChoice::Named(n) => n.serialize(serializer),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for ToolChoice {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> Visitor<'de> for Visit {
-            type Value = ToolChoice;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("\"none\", \"auto\", \"required\" or a tool-choice object")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ToolChoice, E> {
-                Ok(ToolChoice::Mode(ToolChoiceMode::from(v)))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ToolChoice, A::Error> {
-                NamedToolChoice::deserialize(de::value::MapAccessDeserializer::new(map))
-                    .map(ToolChoice::Named)
-            }
-        }
-        deserializer.deserialize_any(Visit)
+string_or_object! {
+    /// `tool_choice`: a mode string or an object naming a tool.
+    pub enum ToolChoice, expecting = "\"none\", \"auto\", \"required\" or a tool-choice object" {
+        /// `"none"`, `"auto"`, `"required"`.
+        Mode(ToolChoiceMode),
+        /// `{"type":"function",…}` and the other object forms.
+        Named(NamedToolChoice),
     }
 }
 
@@ -468,51 +404,10 @@ wire_tagged! {
 }
 
 wire_struct! {
-    /// An object with no modeled fields (besides its tag).
-    #[derive(Default)]
-    pub struct NoFields {}
-}
-
-wire_struct! {
     /// `{"type":"json_schema","json_schema":{…}}`
     pub struct JsonSchemaFormat {
         /// The schema and its name.
         req json_schema: JsonSchemaSpec = "json_schema",
-    }
-}
-
-wire_struct! {
-    /// A named JSON Schema for structured output.
-    #[derive(Default)]
-    pub struct JsonSchemaSpec {
-        /// Schema name.
-        req name: String = "name",
-        /// What the output is for.
-        opt description: String = "description",
-        /// The JSON Schema.
-        opt schema: Value = "schema",
-        /// Strict mode.
-        opt strict: bool = "strict",
-    }
-}
-
-open_enum! {
-    /// `reasoning_effort`.
-    pub enum ReasoningEffort {
-        /// No reasoning.
-        None = "none",
-        /// Minimal.
-        Minimal = "minimal",
-        /// Low.
-        Low = "low",
-        /// Medium.
-        Medium = "medium",
-        /// High.
-        High = "high",
-        /// Extra high.
-        Xhigh = "xhigh",
-        /// Maximum.
-        Max = "max",
     }
 }
 
@@ -650,9 +545,13 @@ wire_struct! {
 
 wire_struct! {
     /// One streamed `chat.completion.chunk`.
+    ///
+    /// Compatible servers bend every rule: Azure and Copilot open with a chunk that has
+    /// `choices: []`, empty `id`/`model`/`object` and `prompt_filter_results`; the usage
+    /// chunk may come with non-empty `choices`, or with no `choices` key at all.
     #[derive(Default)]
     pub struct Chunk {
-        /// Same id on every chunk of a stream.
+        /// Same id on every chunk of a stream (`""` on Azure's filter chunk).
         opt id: String = "id",
         /// `chat.completion.chunk`
         opt object: String = "object",
@@ -660,14 +559,34 @@ wire_struct! {
         opt created: u64 = "created",
         /// Model.
         opt model: String = "model",
-        /// Choice deltas; empty on the final usage chunk.
-        req choices: Vec<ChunkChoice> = "choices",
+        /// Choice deltas: empty (`[]`) on the usage chunk and Azure's first chunk, absent
+        /// altogether on some compatible servers' usage chunk.
+        opt choices: Vec<ChunkChoice> = "choices",
         /// Usage: `null` on every chunk but the last (with `include_usage`).
         opt usage: Usage = "usage",
         /// Backend configuration fingerprint.
         opt system_fingerprint: String = "system_fingerprint",
-        /// Service tier used.
+        /// Service tier used (`auto`, `default`, `flex`, `scale`, `priority`, `fast`).
         opt service_tier: String = "service_tier",
+        /// Random padding that hides the chunk's length (`stream_options.include_obfuscation`,
+        /// on by default); carries nothing.
+        opt obfuscation: String = "obfuscation",
+        /// Moderation results of input and output (moderated completions; SDK 2026).
+        opt moderation: Box<Value> = "moderation",
+        /// Azure OpenAI: content-filter results of the prompt, on the first chunk.
+        opt prompt_filter_results: Vec<PromptFilterResult> = "prompt_filter_results",
+    }
+}
+
+wire_struct! {
+    /// Azure OpenAI: the content-filter results of one prompt.
+    #[derive(Default)]
+    pub struct PromptFilterResult {
+        /// 0-based index of the prompt.
+        opt prompt_index: u32 = "prompt_index",
+        /// Per category (`hate`, `self_harm`, `sexual`, `violence`, `jailbreak`, …):
+        /// `{"filtered": bool, "severity"|"detected": …}`.
+        opt content_filter_results: Map<String, Value> = "content_filter_results",
     }
 }
 
@@ -679,10 +598,24 @@ wire_struct! {
         opt index: u32 = "index",
         /// What this chunk adds.
         opt delta: Delta = "delta",
-        /// Set on the last chunk of the choice.
+        /// Set on the last chunk of the choice; `null` before. Compatible servers send `""`
+        /// (kept as [`FinishReason::Other`]), or end the stream without one.
         opt finish_reason: FinishReason = "finish_reason",
-        /// Log-probabilities of this chunk's tokens.
-        opt logprobs: Value = "logprobs",
+        /// Log-probabilities of this chunk's tokens (`logprobs: true`).
+        opt logprobs: ChunkLogprobs = "logprobs",
+        /// Azure OpenAI: content-filter results of this chunk's output (`{}` when none ran).
+        opt content_filter_results: Map<String, Value> = "content_filter_results",
+    }
+}
+
+wire_struct! {
+    /// The log-probabilities of a chunk's tokens.
+    #[derive(Default)]
+    pub struct ChunkLogprobs {
+        /// Per content token.
+        opt content: Vec<Logprob> = "content",
+        /// Per refusal token.
+        opt refusal: Vec<Logprob> = "refusal",
     }
 }
 
@@ -690,24 +623,53 @@ wire_struct! {
     /// What a chunk adds to a message.
     #[derive(Default)]
     pub struct Delta {
-        /// `assistant`, on the first chunk.
+        /// `assistant`, on the first chunk (`""` from some compatible servers; SDK types
+        /// allow `developer`, `system`, `user`, `tool` too).
         opt role: String = "role",
         /// A text fragment.
         opt content: String = "content",
         /// A refusal fragment.
         opt refusal: String = "refusal",
-        /// Tool-call fragments, keyed by `index`.
+        /// Tool-call fragments, normally keyed by `index` (see [`ToolCallDelta`]).
         opt tool_calls: Vec<ToolCallDelta> = "tool_calls",
         /// Deprecated function-call fragment.
-        opt function_call: Value = "function_call",
-        /// Reasoning fragment (DeepSeek-style compatible servers).
+        opt function_call: FunctionCallDelta = "function_call",
+        /// Reasoning fragment (DeepSeek and compatible servers).
         opt reasoning_content: String = "reasoning_content",
+        /// Reasoning fragment (OpenRouter, vLLM and other compatible servers).
+        opt reasoning: String = "reasoning",
+        /// A piece of an audio answer (`modalities: ["audio"]`).
+        opt audio: Box<DeltaAudio> = "audio",
+        /// Gemini's OpenAI endpoint: the thought signature of a text answer, on a last
+        /// chunk with no content (mozilla-ai/any-llm PR#1320).
+        opt extra_content: ExtraContent = "extra_content",
     }
 }
 
 wire_struct! {
-    /// A fragment of a streamed tool call: the first for an `index` carries `id`, `type`
-    /// and the name; later ones only argument text to append.
+    /// A piece of a streamed audio answer: an id, base64 data or transcript text; the last
+    /// piece holds only `expires_at`.
+    #[derive(Default)]
+    pub struct DeltaAudio {
+        /// Audio id, to refer to it in a later turn.
+        opt id: String = "id",
+        /// Base64 audio bytes to append.
+        opt data: String = "data",
+        /// Transcript text to append.
+        opt transcript: String = "transcript",
+        /// Unix seconds after which the audio id is no longer valid.
+        opt expires_at: u64 = "expires_at",
+    }
+}
+
+wire_struct! {
+    /// A fragment of a streamed tool call. OpenAI sends the first fragment of a call with
+    /// `index`, `id`, `type` and the name, later ones with `index` and argument text only.
+    ///
+    /// Compatible servers differ: `index` left out (Gemini's OpenAI endpoint, which sends
+    /// each call whole), a fresh `id` on every fragment, one `index` for two calls, `type`
+    /// left out, the name only in a later fragment or `""` in continuations. Match a
+    /// fragment to a call by non-empty `id`, else `index`, else the latest call.
     #[derive(Default)]
     pub struct ToolCallDelta {
         /// Which call (0-based, per choice) this fragment belongs to.
@@ -715,20 +677,46 @@ wire_struct! {
         /// Call id (first fragment).
         opt id: String = "id",
         /// `function` (first fragment).
-        opt kind: String = "type",
+        opt kind: ToolCallType = "type",
         /// Name and argument fragment.
         opt function: FunctionCallDelta = "function",
+        /// Gemini's OpenAI endpoint: the call's thought signature, to send back on the
+        /// call (`{"google": {"thought_signature": …}}`; Vertex AI: `"vertex"`). It may
+        /// come on a last fragment with no function.
+        opt extra_content: ExtraContent = "extra_content",
     }
 }
 
 wire_struct! {
-    /// The function half of a tool-call fragment.
+    /// The function half of a tool-call fragment (and of a deprecated `function_call`
+    /// fragment).
     #[derive(Default)]
     pub struct FunctionCallDelta {
-        /// Function name (first fragment).
+        /// Function name (first fragment; `""` or absent in later ones).
         opt name: String = "name",
-        /// Argument text to append.
+        /// Argument text to append (JSON text, not at token or key boundaries).
         opt arguments: String = "arguments",
+    }
+}
+
+wire_struct! {
+    /// `extra_content` of a tool call from Gemini's OpenAI-compatible endpoints.
+    #[derive(Default)]
+    pub struct ExtraContent {
+        /// Gemini API (`generativelanguage.googleapis.com/v1beta/openai`).
+        opt google: ThoughtSignatureHolder = "google",
+        /// Vertex AI's OpenAI-compatible endpoint.
+        opt vertex: ThoughtSignatureHolder = "vertex",
+    }
+}
+
+wire_struct! {
+    /// `{"thought_signature": …}`.
+    #[derive(Default)]
+    pub struct ThoughtSignatureHolder {
+        /// Opaque signature of the model's reasoning before the call, base64; send it
+        /// back on the same call or the next request fails.
+        opt thought_signature: String = "thought_signature",
     }
 }
 
@@ -740,68 +728,24 @@ wire_struct! {
     }
 }
 
-wire_struct! {
-    /// The error object.
-    #[derive(Default)]
-    pub struct ErrorDetail {
-        /// Human-readable message.
-        opt message: String = "message",
-        /// Error type (`invalid_request_error`, …).
-        opt kind: String = "type",
-        /// The request parameter at fault.
-        opt param: String = "param",
-        /// Error code (a string, sometimes a number).
-        opt code: Value = "code",
+chunk_or_error! {
+    /// One event of a streamed response: a chunk, or an error object sent mid-stream. The
+    /// first key only one of the two has decides (`error`, or a chunk field other than
+    /// `usage`).
+    ///
+    /// The `data: [DONE]` terminator is not JSON; [`crate::stream`] handles it.
+    #[allow(clippy::large_enum_variant)] // one per event; boxing would allocate per chunk
+    pub enum StreamEvent, expecting = "a chat.completion.chunk object or an error object" {
+        /// A `chat.completion.chunk`.
+        Chunk(Chunk),
+        /// `{"error": {…}}`.
+        Error(ErrorResponse),
     }
-}
-
-/// One event of a streamed response: a chunk, or an error object sent mid-stream.
-///
-/// The `data: [DONE]` terminator is not JSON; [`crate::stream`] handles it.
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)] // one per event; boxing would allocate per chunk
-pub enum StreamEvent {
-    /// A `chat.completion.chunk`.
-    Chunk(Chunk),
-    /// `{"error": {…}}`.
-    Error(ErrorResponse),
-}
-
-impl Serialize for StreamEvent {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            StreamEvent::Chunk(c) => c.serialize(serializer),
-            StreamEvent::Error(e) => e.serialize(serializer),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for StreamEvent {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> Visitor<'de> for Visit {
-            type Value = StreamEvent;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a chat.completion.chunk object or an error object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StreamEvent, A::Error> {
-                // The first key that only one of the two shapes has decides.
-                let mut prefix = Vec::new();
-                while let Some(key) = map.next_key::<crate::macros::Key<'de>>()? {
-                    if key.as_str() == "error" {
-                        prefix.push((key.into_string(), map.next_value::<Value>()?));
-                        return ErrorResponse::from_entries(prefix, map).map(StreamEvent::Error);
-                    }
-                    if Chunk::FIELDS.contains(&key.as_str()) && key.as_str() != "usage" {
-                        prefix.push((key.into_string(), map.next_value::<Value>()?));
-                        return Chunk::from_entries(prefix, map).map(StreamEvent::Chunk);
-                    }
-                    prefix.push((key.into_string(), map.next_value::<Value>()?));
-                }
-                Chunk::from_entries(prefix, map).map(StreamEvent::Chunk)
-            }
-        }
-        deserializer.deserialize_map(Visit)
+    decide = |key| match key {
+        "error" => Side::Error,
+        "usage" => Side::Undecided,
+        key if Chunk::FIELDS.contains(&key) => Side::Chunk,
+        _ => Side::Undecided,
     }
 }
 
@@ -811,7 +755,7 @@ pub fn validate_request(request: &Request) -> Result<(), Error> {
     for (i, message) in request.messages.iter().enumerate() {
         match message {
             Message::Other(map) => {
-                return Err(unknown_role(map, &format!("/messages/{i}")));
+                return Err(unknown_role(map, &format!("/messages/{i}"), Message::KNOWN));
             }
             Message::Assistant(a) => {
                 for (j, call) in a.tool_calls.iter().flatten().enumerate() {
@@ -828,16 +772,4 @@ pub fn validate_request(request: &Request) -> Result<(), Error> {
         }
     }
     Ok(())
-}
-
-pub(crate) fn unknown_role(map: &Map<String, Value>, at: &str) -> Error {
-    let role = map.get("role").map(|r| r.to_string()).unwrap_or_default();
-    Error::new(
-        Category::Shape,
-        format!("{at}/role"),
-        format!(
-            "unknown role {role} (expected one of: {})",
-            Message::KNOWN.join(", ")
-        ),
-    )
 }

@@ -16,19 +16,27 @@
 //! * An easy input message may leave out `"type": "message"`: [`Item`] then tells it by
 //!   its `role`, and [`Message::kind`] records that `type` was absent so none is written.
 //! * Item types this crate does not model (`web_search_call`, `mcp_call`,
-//!   `apply_patch_call`, …), hosted tools and the stream events not needed for tool
-//!   calling are kept whole in the `Other` arms.
+//!   `apply_patch_call`, …) and hosted tools are kept whole in the `Other` arms.
+//! * Every stream event of the SDK's `ResponseStreamEvent` union (`response_stream_event.py`,
+//!   the union in `fixtures/conformance/openai-responses.event.schema.json`) has its own
+//!   [`StreamEvent`] arm; hosted-tool progress events share [`ItemEvent`]. An unknown event
+//!   is kept whole in [`StreamEvent::Other`].
 //! * Floating-point settings are [`Number`] so that `1` stays `1` and `1.0` stays `1.0`.
 //! * Function-call `arguments` are [`Arguments`]: JSON text as the model wrote it.
 
 use crate::common::{Arguments, TextOrParts};
 use crate::error::{Category, Error};
+use crate::extra::Extra;
 use crate::macros::Key;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 use std::fmt;
+
+pub use crate::common::{
+    ErrorDetail, Logprob, NoFields, ReasoningEffort, ToolChoiceMode, TopLogprob,
+};
 
 wire_struct! {
     /// A Responses request body.
@@ -164,7 +172,13 @@ impl<'de> Deserialize<'de> for Input {
 ///
 /// A message may come without `type` (an "easy" input message, `{"role","content"}`):
 /// it is then told by its `role`, and written back without `type` (see
-/// [`Message::kind`]). Every item type but the four modeled here (`web_search_call`,
+/// [`Message::kind`]). When both are there, `type` decides, as in the API (whose item
+/// types all require it but the easy message): `{"role":"user","type":
+/// "function_call_output",…}` is a function call output with `role` among its unknown
+/// fields. What comes before such a `type` is read as a message is (a string `role`,
+/// message `content`), so an item whose message fields have another shape is refused.
+/// Every item but a message is written with its `type` first, so it is read back as the
+/// same variant. Every item type but the four modeled here (`web_search_call`,
 /// `file_search_call`, `computer_call`, `mcp_call`, `apply_patch_call`,
 /// `custom_tool_call`, `item_reference`, …) is kept whole in [`Item::Other`].
 #[derive(Debug, Clone, PartialEq)]
@@ -227,7 +241,18 @@ impl Serialize for Item {
                 o.serialize_fields(m)
             }),
             Item::Reasoning(r) => tagged(serializer, "reasoning", |m| r.serialize_fields(m)),
-            Item::Other(map) => map.serialize(serializer),
+            // `type` first, so that it is read first and decides again.
+            Item::Other(map) => match map.get("type") {
+                Some(tag) => {
+                    let mut out = serializer.serialize_map(Some(map.len()))?;
+                    out.serialize_entry("type", tag)?;
+                    for (k, v) in map.iter().filter(|(k, _)| *k != "type") {
+                        out.serialize_entry(k, v)?;
+                    }
+                    out.end()
+                }
+                None => map.serialize(serializer),
+            },
         }
     }
 }
@@ -241,63 +266,56 @@ impl<'de> Deserialize<'de> for Item {
                 f.write_str("an object with a `type` field, or a message with a `role` (Item)")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Item, A::Error> {
-                // The first of `type` and `role` decides; keys before it are buffered.
+                // `type` decides, as in the API (every item type but the easy message
+                // requires it). Keys before the first of `type` and `role` are buffered.
                 let mut prefix: Vec<(String, Value)> = Vec::new();
                 while let Some(key) = map.next_key::<Key<'de>>()? {
                     match key.as_str() {
                         "type" => {
-                            let tag = map.next_value::<Key<'de>>()?;
-                            return match tag.as_str() {
-                                "message" => {
-                                    prefix.push((
-                                        "type".to_owned(),
-                                        Value::String(tag.into_string()),
-                                    ));
+                            // `"type": null` reads as a message without a type (and is
+                            // written back so), as it does after a `role`.
+                            return match map.next_value::<Option<Key<'de>>>()? {
+                                Some(tag) if tag.as_str() != "message" => {
+                                    Item::by_type(tag.into_string(), prefix, map)
+                                }
+                                tag => {
+                                    let tag =
+                                        tag.map_or(Value::Null, |t| Value::String(t.into_string()));
+                                    prefix.push(("type".to_owned(), tag));
                                     Message::from_entries(prefix, map).map(Item::Message)
-                                }
-                                "function_call" => {
-                                    FunctionCall::from_entries(prefix, map).map(Item::FunctionCall)
-                                }
-                                "function_call_output" => {
-                                    FunctionCallOutput::from_entries(prefix, map)
-                                        .map(Item::FunctionCallOutput)
-                                }
-                                "reasoning" => {
-                                    Reasoning::from_entries(prefix, map).map(Item::Reasoning)
-                                }
-                                _ => {
-                                    let mut whole: Map<String, Value> =
-                                        prefix.into_iter().collect();
-                                    whole.insert(
-                                        "type".to_owned(),
-                                        Value::String(tag.into_string()),
-                                    );
-                                    while let Some(k) = map.next_key::<String>()? {
-                                        let v = map.next_value::<Value>()?;
-                                        whole.insert(k, v);
-                                    }
-                                    Ok(Item::Other(whole))
                                 }
                             };
                         }
                         "role" => {
-                            // A message, typed or not: the rest is read as one. A `type`
-                            // after the role that is not `message` makes it an unknown
-                            // item after all, kept whole.
+                            // A message, typed or not, is read live (its content keeps its
+                            // error pointers). A `type` after the role that is not
+                            // `message` decides after all: the entries read so far are
+                            // handed to that type. What came before it must then have a
+                            // message's shape (a string `role`, message `content`), or
+                            // the item is refused: the API refuses those fields on any
+                            // other item.
                             let role = map.next_value::<Role>()?;
                             prefix
                                 .push((key.into_string(), Value::String(role.as_str().to_owned())));
-                            let message = Message::from_entries(prefix, map)?;
-                            return Ok(match message.kind.as_deref() {
-                                None | Some("message") => Item::Message(message),
-                                Some(_) => match crate::error::to_value(&message) {
-                                    Value::Object(whole) => Item::Other(whole),
-                                    _ => Item::Message(message),
-                                },
-                            });
+                            let mut message = Message::from_entries(prefix, map)?;
+                            return match message.kind.take() {
+                                None => Ok(Item::Message(message)),
+                                Some(kind) if kind == "message" => {
+                                    message.kind = Some(kind);
+                                    Ok(Item::Message(message))
+                                }
+                                Some(kind) => {
+                                    let Value::Object(entries) = crate::error::to_value(&message)
+                                    else {
+                                        return Err(de::Error::custom("a message is an object"));
+                                    };
+                                    let rest = crate::macros::NoMore::<A::Error>::NEW;
+                                    Item::by_type(kind, entries.into_iter().collect(), rest)
+                                }
+                            };
                         }
                         _ => {
-                            let value = map.next_value::<Value>()?;
+                            let value = crate::macros::next_value(&mut map)?;
                             prefix.push((key.into_string(), value));
                         }
                     }
@@ -306,6 +324,39 @@ impl<'de> Deserialize<'de> for Item {
             }
         }
         deserializer.deserialize_map(Visit)
+    }
+}
+
+impl Item {
+    /// Reads the item of type `tag` (not `message`) from `prefix`, the entries read before
+    /// its `type`, and the rest of `map`.
+    fn by_type<'de, A: MapAccess<'de>>(
+        tag: String,
+        prefix: Vec<(String, Value)>,
+        map: A,
+    ) -> Result<Item, A::Error> {
+        // A second `type` lands in the variant's unknown fields.
+        fn once<E: de::Error>(extra: &Extra) -> Result<(), E> {
+            match extra.get("type") {
+                Some(_) => Err(de::Error::duplicate_field("type")),
+                None => Ok(()),
+            }
+        }
+        match tag.as_str() {
+            "function_call" => {
+                let c = FunctionCall::from_entries(prefix, map)?;
+                once(&c.extra).map(|()| Item::FunctionCall(c))
+            }
+            "function_call_output" => {
+                let o = FunctionCallOutput::from_entries(prefix, map)?;
+                once(&o.extra).map(|()| Item::FunctionCallOutput(o))
+            }
+            "reasoning" => {
+                let r = Reasoning::from_entries(prefix, map)?;
+                once(&r.extra).map(|()| Item::Reasoning(r))
+            }
+            _ => crate::macros::whole(prefix, "type", Value::String(tag), map).map(Item::Other),
+        }
     }
 }
 
@@ -516,32 +567,6 @@ wire_struct! {
 }
 
 wire_struct! {
-    /// The log-probability of one output token.
-    pub struct Logprob {
-        /// The token.
-        req token: String = "token",
-        /// Its log-probability (natural log, ≤ 0).
-        req logprob: Number = "logprob",
-        /// Its UTF-8 bytes.
-        opt bytes: Vec<u8> = "bytes",
-        /// The most likely tokens at this position.
-        opt top_logprobs: Vec<TopLogprob> = "top_logprobs",
-    }
-}
-
-wire_struct! {
-    /// One of the most likely tokens at a position.
-    pub struct TopLogprob {
-        /// The token.
-        req token: String = "token",
-        /// Its log-probability.
-        req logprob: Number = "logprob",
-        /// Its UTF-8 bytes.
-        opt bytes: Vec<u8> = "bytes",
-    }
-}
-
-wire_struct! {
     /// A function call item.
     pub struct FunctionCall {
         /// Call id (`call_…`), answered by a `function_call_output` with the same `call_id`.
@@ -626,18 +651,6 @@ wire_struct! {
     }
 }
 
-open_enum! {
-    /// A `tool_choice` given as a string.
-    pub enum ToolChoiceMode {
-        /// Never call a tool.
-        None = "none",
-        /// The model decides.
-        Auto = "auto",
-        /// Call at least one tool.
-        Required = "required",
-    }
-}
-
 wire_tagged! {
     /// A `tool_choice` given as an object. Hosted-tool choices (`{"type":"file_search"}`,
     /// `{"type":"web_search_preview"}`, …) are kept whole in `Other`.
@@ -684,61 +697,13 @@ wire_struct! {
     }
 }
 
-/// `tool_choice`: a mode string or an object naming a tool.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ToolChoice {
-    /// `"none"`, `"auto"`, `"required"`.
-    Mode(ToolChoiceMode),
-    /// `{"type":"function","name":…}` and the other object forms.
-    Named(NamedToolChoice),
-}
-
-impl Serialize for ToolChoice {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            ToolChoice::Mode(m) => m.serialize(serializer),
-            ToolChoice::Named(n) => n.serialize(serializer),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for ToolChoice {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> Visitor<'de> for Visit {
-            type Value = ToolChoice;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("\"none\", \"auto\", \"required\" or a tool-choice object")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ToolChoice, E> {
-                Ok(ToolChoice::Mode(ToolChoiceMode::from(v)))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ToolChoice, A::Error> {
-                NamedToolChoice::deserialize(de::value::MapAccessDeserializer::new(map))
-                    .map(ToolChoice::Named)
-            }
-        }
-        deserializer.deserialize_any(Visit)
-    }
-}
-
-open_enum! {
-    /// `reasoning.effort`.
-    pub enum ReasoningEffort {
-        /// No reasoning.
-        None = "none",
-        /// Minimal.
-        Minimal = "minimal",
-        /// Low.
-        Low = "low",
-        /// Medium.
-        Medium = "medium",
-        /// High.
-        High = "high",
-        /// Extra high.
-        Xhigh = "xhigh",
-        /// Maximum.
-        Max = "max",
+string_or_object! {
+    /// `tool_choice`: a mode string or an object naming a tool.
+    pub enum ToolChoice, expecting = "\"none\", \"auto\", \"required\" or a tool-choice object" {
+        /// `"none"`, `"auto"`, `"required"`.
+        Mode(ToolChoiceMode),
+        /// `{"type":"function","name":…}` and the other object forms.
+        Named(NamedToolChoice),
     }
 }
 
@@ -776,12 +741,6 @@ wire_tagged! {
         /// JSON matching a schema (flat: no `json_schema` wrapper, unlike Chat).
         JsonSchema(JsonSchemaFormat) = "json_schema",
     }
-}
-
-wire_struct! {
-    /// An object with no modeled fields (besides its tag).
-    #[derive(Default)]
-    pub struct NoFields {}
 }
 
 wire_struct! {
@@ -974,27 +933,16 @@ wire_struct! {
     }
 }
 
-wire_struct! {
-    /// The error object of an error body or an `error` stream event.
-    #[derive(Default)]
-    pub struct ErrorDetail {
-        /// Human-readable message.
-        opt message: String = "message",
-        /// Error type (`invalid_request_error`, `insufficient_quota`, …).
-        opt kind: String = "type",
-        /// The request parameter at fault.
-        opt param: String = "param",
-        /// Error code (a string, sometimes a number).
-        opt code: Value = "code",
-    }
-}
-
 wire_tagged! {
-    /// One event of a streamed response, tagged by `type` (the SSE `event:` name).
+    /// One event of a streamed response, tagged by `type` (the SSE `event:` name): every
+    /// event of the SDK's `ResponseStreamEvent` union, plus `keepalive` and `ping`.
+    /// An event type this crate does not know is kept whole in `Other`.
     ///
-    /// The events tool calling needs are modeled; the others (hosted-tool progress,
-    /// annotations, audio, …) are kept whole in `Other`. The stream ends with
-    /// `response.completed`, `response.incomplete` or `response.failed`.
+    /// The stream ends with `response.completed`, `response.incomplete` or
+    /// `response.failed` (OpenAI sends no `[DONE]`; Open Responses servers end with a
+    /// literal `data: [DONE]`, which [`crate::stream`] reports). Events of one item carry
+    /// its `item_id` and `output_index`; key by `output_index`, since some servers (GitHub
+    /// Copilot) rotate `item_id` on every event, and parallel calls interleave.
     pub enum StreamEvent, tag = "type" {
         /// The response was created (`status: in_progress`, empty `output`).
         Created(ResponseEvent) = "response.created",
@@ -1020,14 +968,20 @@ wire_tagged! {
         OutputTextDelta(TextDeltaEvent) = "response.output_text.delta",
         /// An `output_text` part's final text.
         OutputTextDone(TextDoneEvent) = "response.output_text.done",
+        /// A citation added to an `output_text` part.
+        OutputTextAnnotationAdded(AnnotationAddedEvent) = "response.output_text.annotation.added",
         /// Text to append to a `refusal` part.
         RefusalDelta(TextDeltaEvent) = "response.refusal.delta",
         /// A `refusal` part's final text.
         RefusalDone(RefusalDoneEvent) = "response.refusal.done",
         /// Argument text to append to a function call.
         FunctionCallArgumentsDelta(ArgumentsDeltaEvent) = "response.function_call_arguments.delta",
-        /// A function call's final arguments.
+        /// A function call's final arguments (some servers send only this, no deltas).
         FunctionCallArgumentsDone(ArgumentsDoneEvent) = "response.function_call_arguments.done",
+        /// Input text to append to a custom tool call.
+        CustomToolCallInputDelta(ArgumentsDeltaEvent) = "response.custom_tool_call_input.delta",
+        /// A custom tool call's final input.
+        CustomToolCallInputDone(InputDoneEvent) = "response.custom_tool_call_input.done",
         /// A reasoning summary part starts.
         ReasoningSummaryPartAdded(SummaryPartEvent) = "response.reasoning_summary_part.added",
         /// A reasoning summary part is done.
@@ -1040,8 +994,84 @@ wire_tagged! {
         ReasoningTextDelta(TextDeltaEvent) = "response.reasoning_text.delta",
         /// A `reasoning_text` part's final text.
         ReasoningTextDone(TextDoneEvent) = "response.reasoning_text.done",
+        /// A web search call starts.
+        WebSearchCallInProgress(ItemEvent) = "response.web_search_call.in_progress",
+        /// A web search call is searching.
+        WebSearchCallSearching(ItemEvent) = "response.web_search_call.searching",
+        /// A web search call is done (the item follows in `output_item.done`).
+        WebSearchCallCompleted(ItemEvent) = "response.web_search_call.completed",
+        /// A file search call starts.
+        FileSearchCallInProgress(ItemEvent) = "response.file_search_call.in_progress",
+        /// A file search call is searching.
+        FileSearchCallSearching(ItemEvent) = "response.file_search_call.searching",
+        /// A file search call is done.
+        FileSearchCallCompleted(ItemEvent) = "response.file_search_call.completed",
+        /// A code interpreter call starts.
+        CodeInterpreterCallInProgress(ItemEvent) = "response.code_interpreter_call.in_progress",
+        /// A code interpreter call is running its code.
+        CodeInterpreterCallInterpreting(ItemEvent) = "response.code_interpreter_call.interpreting",
+        /// A code interpreter call is done.
+        CodeInterpreterCallCompleted(ItemEvent) = "response.code_interpreter_call.completed",
+        /// Code to append to a code interpreter call.
+        CodeInterpreterCallCodeDelta(ArgumentsDeltaEvent) = "response.code_interpreter_call_code.delta",
+        /// A code interpreter call's final code.
+        CodeInterpreterCallCodeDone(CodeDoneEvent) = "response.code_interpreter_call_code.done",
+        /// An image generation call starts.
+        ImageGenerationCallInProgress(ItemEvent) = "response.image_generation_call.in_progress",
+        /// An image generation call is generating.
+        ImageGenerationCallGenerating(ItemEvent) = "response.image_generation_call.generating",
+        /// A partial image of an image generation call.
+        ImageGenerationCallPartialImage(PartialImageEvent) = "response.image_generation_call.partial_image",
+        /// An image generation call is done.
+        ImageGenerationCallCompleted(ItemEvent) = "response.image_generation_call.completed",
+        /// An MCP tool call starts.
+        McpCallInProgress(ItemEvent) = "response.mcp_call.in_progress",
+        /// An MCP tool call is done.
+        McpCallCompleted(ItemEvent) = "response.mcp_call.completed",
+        /// An MCP tool call failed.
+        McpCallFailed(ItemEvent) = "response.mcp_call.failed",
+        /// Argument text to append to an MCP tool call.
+        McpCallArgumentsDelta(ArgumentsDeltaEvent) = "response.mcp_call_arguments.delta",
+        /// An MCP tool call's final arguments.
+        McpCallArgumentsDone(ArgumentsDoneEvent) = "response.mcp_call_arguments.done",
+        /// Listing an MCP server's tools starts.
+        McpListToolsInProgress(ItemEvent) = "response.mcp_list_tools.in_progress",
+        /// Listing an MCP server's tools is done.
+        McpListToolsCompleted(ItemEvent) = "response.mcp_list_tools.completed",
+        /// Listing an MCP server's tools failed.
+        McpListToolsFailed(ItemEvent) = "response.mcp_list_tools.failed",
+        /// Diff text to append to an apply-patch call's operation (not in the SDK types;
+        /// sent by OpenAI for the `apply_patch` tool).
+        ApplyPatchCallOperationDiffDelta(ArgumentsDeltaEvent) = "response.apply_patch_call_operation_diff.delta",
+        /// An apply-patch call's final diff (not in the SDK types).
+        ApplyPatchCallOperationDiffDone(DiffDoneEvent) = "response.apply_patch_call_operation_diff.done",
+        /// A shell call's command starts.
+        ShellCallCommandAdded(ShellCommandEvent) = "response.shell_call_command.added",
+        /// Text to append to a shell call's command.
+        ShellCallCommandDelta(ShellCommandEvent) = "response.shell_call_command.delta",
+        /// A shell call's final command.
+        ShellCallCommandDone(ShellCommandEvent) = "response.shell_call_command.done",
+        /// Output of a shell call's command.
+        ShellCallOutputContentDelta(ShellOutputEvent) = "response.shell_call_output_content.delta",
+        /// The whole output of a shell call's command.
+        ShellCallOutputContentDone(ShellOutputEvent) = "response.shell_call_output_content.done",
+        /// Server-side context compaction is running.
+        CompactionCompacting(ItemEvent) = "response.compaction.compacting",
+        /// Base64 audio to append (`modalities: ["audio"]`).
+        AudioDelta(AudioEvent) = "response.audio.delta",
+        /// The audio is done.
+        AudioDone(AudioEvent) = "response.audio.done",
+        /// Transcript text of the audio to append.
+        AudioTranscriptDelta(AudioEvent) = "response.audio.transcript.delta",
+        /// The audio transcript is done.
+        AudioTranscriptDone(AudioEvent) = "response.audio.transcript.done",
         /// An error, followed by `response.failed`.
         Error(ErrorEvent) = "error",
+        /// A heartbeat on long-running streams (not in the SDK types; seen from OpenAI:
+        /// `{"type":"keepalive","sequence_number":466}`). Carries nothing.
+        Keepalive(MarkerEvent) = "keepalive",
+        /// A heartbeat some compatible servers send. Carries nothing.
+        Ping(MarkerEvent) = "ping",
     }
 }
 
@@ -1141,12 +1171,14 @@ wire_struct! {
 }
 
 wire_struct! {
-    /// `response.function_call_arguments.delta`: keyed by `item_id` / `output_index`.
+    /// Text to append to an item, keyed by `item_id` / `output_index`: a function call's
+    /// or MCP call's arguments, a custom tool call's input, a code interpreter call's code,
+    /// an apply-patch call's diff.
     #[derive(Default)]
     pub struct ArgumentsDeltaEvent {
         /// 0-based position of the event in the stream.
         opt sequence_number: u64 = "sequence_number",
-        /// Id (`fc_…`) of the function call item.
+        /// Id of the item (`fc_…` for a function call).
         req item_id: String = "item_id",
         /// 0-based index of the item in `output`.
         req output_index: u32 = "output_index",
@@ -1158,12 +1190,12 @@ wire_struct! {
 }
 
 wire_struct! {
-    /// `response.function_call_arguments.done`.
+    /// `response.function_call_arguments.done` and `response.mcp_call_arguments.done`.
     #[derive(Default)]
     pub struct ArgumentsDoneEvent {
         /// 0-based position of the event in the stream.
         opt sequence_number: u64 = "sequence_number",
-        /// Id (`fc_…`) of the function call item.
+        /// Id of the item (`fc_…` for a function call).
         req item_id: String = "item_id",
         /// 0-based index of the item in `output`.
         req output_index: u32 = "output_index",
@@ -1187,6 +1219,8 @@ wire_struct! {
         req summary_index: u32 = "summary_index",
         /// The part (empty text in `.added`).
         req part: SummaryPart = "part",
+        /// `.done`: the part's status (`completed`).
+        opt status: ItemStatus = "status",
     }
 }
 
@@ -1227,8 +1261,176 @@ wire_struct! {
 }
 
 wire_struct! {
+    /// Progress of a hosted-tool item (`*.in_progress`, `*.searching`, `*.interpreting`,
+    /// `*.generating`, `*.completed`, `*.failed`, `compaction.compacting`): which item, no
+    /// content (the item itself comes in `output_item.added` / `.done`).
+    #[derive(Default)]
+    pub struct ItemEvent {
+        /// 0-based position of the event in the stream.
+        opt sequence_number: u64 = "sequence_number",
+        /// Id of the item.
+        req item_id: String = "item_id",
+        /// 0-based index of the item in `output`.
+        req output_index: u32 = "output_index",
+    }
+}
+
+wire_struct! {
+    /// `response.custom_tool_call_input.done`.
+    #[derive(Default)]
+    pub struct InputDoneEvent {
+        /// 0-based position of the event in the stream.
+        opt sequence_number: u64 = "sequence_number",
+        /// Id (`ctc_…`) of the custom tool call item.
+        req item_id: String = "item_id",
+        /// 0-based index of the item in `output`.
+        req output_index: u32 = "output_index",
+        /// The whole input text.
+        req input: String = "input",
+    }
+}
+
+wire_struct! {
+    /// `response.code_interpreter_call_code.done`.
+    #[derive(Default)]
+    pub struct CodeDoneEvent {
+        /// 0-based position of the event in the stream.
+        opt sequence_number: u64 = "sequence_number",
+        /// Id of the code interpreter call item.
+        req item_id: String = "item_id",
+        /// 0-based index of the item in `output`.
+        req output_index: u32 = "output_index",
+        /// The whole code.
+        req code: String = "code",
+    }
+}
+
+wire_struct! {
+    /// `response.apply_patch_call_operation_diff.done`.
+    #[derive(Default)]
+    pub struct DiffDoneEvent {
+        /// 0-based position of the event in the stream.
+        opt sequence_number: u64 = "sequence_number",
+        /// Id (`apc_…`) of the apply-patch call item.
+        req item_id: String = "item_id",
+        /// 0-based index of the item in `output`.
+        req output_index: u32 = "output_index",
+        /// The whole diff of the operation.
+        req diff: String = "diff",
+    }
+}
+
+wire_struct! {
+    /// `response.output_text.annotation.added`.
+    #[derive(Default)]
+    pub struct AnnotationAddedEvent {
+        /// 0-based position of the event in the stream.
+        opt sequence_number: u64 = "sequence_number",
+        /// Id of the message item.
+        req item_id: String = "item_id",
+        /// 0-based index of the item in `output`.
+        req output_index: u32 = "output_index",
+        /// 0-based index of the part in the item's `content`.
+        req content_index: u32 = "content_index",
+        /// 0-based index of the annotation in the part's `annotations`.
+        req annotation_index: u32 = "annotation_index",
+        /// The citation.
+        opt annotation: Annotation = "annotation",
+    }
+}
+
+wire_struct! {
+    /// `response.image_generation_call.partial_image`.
+    #[derive(Default)]
+    pub struct PartialImageEvent {
+        /// 0-based position of the event in the stream.
+        opt sequence_number: u64 = "sequence_number",
+        /// Id of the image generation call item.
+        req item_id: String = "item_id",
+        /// 0-based index of the item in `output`.
+        req output_index: u32 = "output_index",
+        /// 0-based index of this partial image.
+        req partial_image_index: u32 = "partial_image_index",
+        /// The partial image, base64.
+        req partial_image_b64: String = "partial_image_b64",
+        /// `transparent`, `opaque` or `auto`.
+        opt background: String = "background",
+        /// `png`, `webp` or `jpeg`.
+        opt output_format: String = "output_format",
+        /// `low`, `medium`, `high` or `auto`.
+        opt quality: String = "quality",
+        /// `1024x1024`, … or `auto`.
+        opt size: String = "size",
+    }
+}
+
+wire_struct! {
+    /// `response.shell_call_command.added` / `.delta` / `.done`: a command of a shell call,
+    /// keyed by `output_index` and `command_index`.
+    #[derive(Default)]
+    pub struct ShellCommandEvent {
+        /// 0-based position of the event in the stream.
+        opt sequence_number: u64 = "sequence_number",
+        /// 0-based index of the shell call item in `output`.
+        req output_index: u32 = "output_index",
+        /// 0-based index of the command in the call.
+        req command_index: u32 = "command_index",
+        /// The command so far (`.added`) or whole (`.done`).
+        opt command: String = "command",
+        /// Command text to append (`.delta`).
+        opt delta: String = "delta",
+        /// Random padding that hides the fragment's length (`.delta`).
+        opt obfuscation: String = "obfuscation",
+    }
+}
+
+wire_struct! {
+    /// `response.shell_call_output_content.delta` / `.done`: output of a shell call's
+    /// command.
+    #[derive(Default)]
+    pub struct ShellOutputEvent {
+        /// 0-based position of the event in the stream.
+        opt sequence_number: u64 = "sequence_number",
+        /// Id of the shell call output item.
+        req item_id: String = "item_id",
+        /// 0-based index of the item in `output`.
+        req output_index: u32 = "output_index",
+        /// 0-based index of the command in the call.
+        req command_index: u32 = "command_index",
+        /// Output to append (`.delta`): `{"stdout"|"stderr": …}`.
+        opt delta: Value = "delta",
+        /// The whole output (`.done`): stdout, stderr and outcome entries.
+        opt output: Vec<Value> = "output",
+    }
+}
+
+wire_struct! {
+    /// `response.audio.*`: a piece of the audio answer or its transcript (`.delta`), or
+    /// the end of it (`.done`, no `delta`).
+    #[derive(Default)]
+    pub struct AudioEvent {
+        /// 0-based position of the event in the stream.
+        opt sequence_number: u64 = "sequence_number",
+        /// Base64 audio (`audio.delta`) or transcript text (`audio.transcript.delta`) to
+        /// append.
+        opt delta: String = "delta",
+    }
+}
+
+wire_struct! {
+    /// An event that carries nothing but its position (`keepalive`, `ping`).
+    #[derive(Default)]
+    pub struct MarkerEvent {
+        /// 0-based position of the event in the stream.
+        opt sequence_number: u64 = "sequence_number",
+    }
+}
+
+wire_struct! {
     /// An `error` event. The SDK types put `code`, `message` and `param` at the top;
-    /// OpenAI has been seen to send them nested in `error` instead: both are read.
+    /// OpenAI sends them nested instead, `{"type":"error","sequence_number":2,
+    /// "error":{"type","code","message","param"}}` (openai/openai-dotnet#849): both are
+    /// read.
     #[derive(Default)]
     pub struct ErrorEvent {
         /// 0-based position of the event in the stream.
@@ -1263,14 +1465,10 @@ pub fn validate_request(request: &Request) -> Result<(), Error> {
         match item {
             Item::Message(m) => {
                 if let Role::Other(role) = &m.role {
-                    return Err(Error::new(
-                        Category::Shape,
-                        format!("/input/{i}/role"),
-                        format!(
-                            "unknown role {} (expected one of: {})",
-                            Value::String(role.clone()),
-                            Role::KNOWN.join(", ")
-                        ),
+                    return Err(crate::common::unknown_role_named(
+                        &format!("/input/{i}"),
+                        &Value::from(role.as_str()).to_string(),
+                        Role::KNOWN,
                     ));
                 }
             }

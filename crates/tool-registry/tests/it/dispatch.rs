@@ -1,7 +1,7 @@
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use tool_registry::{Error, ToolOutput, ToolRegistry, ToolSpec};
+use tool_registry::{ToolError, ToolErrorKind, ToolOutput, ToolRegistry, ToolSpec};
 use wire_convert::model::{Arguments, ToolCall};
 
 fn call(id: &str, name: &str, args: Arguments) -> ToolCall {
@@ -111,40 +111,43 @@ fn a_typed_tool_gets_its_schema_from_the_type_and_its_input_parsed() {
         "Nights, 1 or more."
     );
     assert_eq!(
-        r.dispatch("book", json!({"city": "Rome", "nights": 2}))
-            .unwrap()
-            .result,
+        r.dispatch("book", json!({"city": "Rome", "nights": 2})),
         Ok("Rome for 2 nights".into())
     );
-    let out = r.dispatch("book", json!({"city": "Rome"})).unwrap();
+    let out = r.dispatch("book", json!({"city": "Rome"}));
     assert_eq!(
-        out.result,
-        Err("invalid arguments for book: /nights: missing field".into())
+        out,
+        Err(ToolError::of(
+            ToolErrorKind::InvalidArguments,
+            "invalid arguments for book: /nights: missing field"
+        ))
     );
-    let out = r
-        .dispatch(
-            "book",
-            json!({"city": "Rome", "nights": 2, "class": "first"}),
-        )
-        .unwrap();
-    assert_eq!(out.result, Err("invalid arguments for book: /class: unknown variant `first`, expected `economy` or `business`".into()));
+    let out = r.dispatch(
+        "book",
+        json!({"city": "Rome", "nights": 2, "class": "first"}),
+    );
+    assert_eq!(
+        out.unwrap_err().message(),
+        "invalid arguments for book: /class: unknown variant `first`, expected `economy` or `business`"
+    );
 }
 
 #[test]
 fn raw_schema_arguments_are_validated_before_the_handler_and_the_path_named() {
     let r = registry();
-    let out = r.dispatch("add", json!({"a": 1, "b": "2"})).unwrap();
+    let out = r.dispatch("add", json!({"a": 1, "b": "2"})).unwrap_err();
+    assert_eq!(out.kind(), ToolErrorKind::InvalidArguments);
     assert_eq!(
-        out.result,
-        Err("invalid arguments for add: /b: \"2\" is not of type \"integer\"".into())
+        out.message(),
+        "invalid arguments for add: /b: \"2\" is not of type \"integer\""
     );
-    let out = r.dispatch("add", json!({"a": 1})).unwrap();
+    let out = r.dispatch("add", json!({"a": 1})).unwrap_err();
     assert_eq!(
-        out.result,
-        Err("invalid arguments for add: /: \"b\" is a required property".into())
+        out.message(),
+        "invalid arguments for add: /: \"b\" is a required property"
     );
     assert_eq!(
-        r.dispatch("add", json!({"a": 1, "b": 2})).unwrap().result,
+        r.dispatch("add", json!({"a": 1, "b": 2})),
         Ok(json!(3).into())
     );
 }
@@ -153,10 +156,7 @@ fn raw_schema_arguments_are_validated_before_the_handler_and_the_path_named() {
 fn a_non_object_schema_is_unwrapped_from_input_and_a_string_passes_as_text() {
     let r = registry();
     assert!(r.spec("shout").unwrap().wraps_input());
-    assert_eq!(
-        r.dispatch("shout", json!({"input": "hi"})).unwrap().result,
-        Ok("HI".into())
-    );
+    assert_eq!(r.dispatch("shout", json!({"input": "hi"})), Ok("HI".into()));
     let c = call("c1", "shout", Arguments::Text("{\"input\":\"hey\"}".into()));
     assert_eq!(
         r.dispatch_call(&c).content,
@@ -184,13 +184,13 @@ fn arguments_that_are_not_json_give_a_failed_result_the_model_can_read() {
 }
 
 #[test]
-fn an_unknown_tool_is_an_error_from_dispatch_and_a_failed_result_from_dispatch_call() {
+fn an_unknown_tool_is_a_failure_naming_the_tools_from_dispatch_and_dispatch_call() {
     let r = registry();
     let err = r.dispatch("nope", json!({})).unwrap_err();
-    assert!(matches!(&err, Error::UnknownTool { name, .. } if name == "nope"));
+    assert_eq!(err.kind(), ToolErrorKind::UnknownTool);
     assert_eq!(
-        err.to_string(),
-        "unknown tool `nope` (registered: add, async_boom, book, boom, shout, slow)"
+        err.message(),
+        "unknown tool `nope`; available tools: add, async_boom, book, boom, shout, slow"
     );
     let res = r.dispatch_call(&call("c9", "nope", Arguments::Value(json!({}))));
     assert!(res.is_error);
@@ -206,15 +206,21 @@ fn an_unknown_tool_is_an_error_from_dispatch_and_a_failed_result_from_dispatch_c
 fn a_panicking_handler_gives_a_failed_result_and_the_registry_keeps_serving() {
     let r = registry();
     assert_eq!(
-        r.dispatch("boom", json!({})).unwrap().result,
-        Err("tool boom panicked: the disk is on fire".into())
+        r.dispatch("boom", json!({})),
+        Err(ToolError::of(
+            ToolErrorKind::Panicked,
+            "tool boom panicked: the disk is on fire"
+        ))
     );
     assert_eq!(
-        r.dispatch("async_boom", json!({})).unwrap().result,
-        Err("tool async_boom panicked: async fire".into())
+        r.dispatch("async_boom", json!({})),
+        Err(ToolError::of(
+            ToolErrorKind::Panicked,
+            "tool async_boom panicked: async fire"
+        ))
     );
     assert_eq!(
-        r.dispatch("add", json!({"a": 2, "b": 2})).unwrap().result,
+        r.dispatch("add", json!({"a": 2, "b": 2})),
         Ok(json!(4).into())
     );
 }
@@ -231,7 +237,7 @@ fn dispatch_all_runs_concurrently_and_returns_results_in_call_order() {
         call("d", "boom", Arguments::Value(json!({}))),
         call("e", "missing", Arguments::Value(json!({}))),
     ];
-    let results = r.dispatch_all_blocking(&calls);
+    let results = r.dispatch_all(&calls);
     let ids: Vec<&str> = results.iter().map(|r| r.call_id.as_str()).collect();
     assert_eq!(ids, ["a", "b", "c", "d", "e"]);
     assert_eq!(
@@ -270,11 +276,7 @@ fn sixteen_threads_dispatch_at_once_and_nothing_is_lost() {
             let r = r.clone();
             std::thread::spawn(move || {
                 (0..200)
-                    .map(|i| {
-                        r.dispatch("count", json!({"k": t * 1000 + i}))
-                            .unwrap()
-                            .result
-                    })
+                    .map(|i| r.dispatch("count", json!({"k": t * 1000 + i})))
                     .collect::<Vec<_>>()
             })
         })

@@ -3,8 +3,10 @@
 
 /// Dispatch: typed and raw tools, validation, unwrapping, failures, panics, concurrency.
 mod dispatch;
-/// MCP `tools/list` and `tools/call`.
-mod mcp;
+/// MCP client side: requests, responses, cursors, import and the agent step.
+mod mcp_client;
+/// MCP server core: lifecycle, tools, errors, concurrency, cancellation, robustness.
+mod mcp_server;
 /// Registration: names, schemas, duplicates, provider rules.
 mod register;
 /// The agent step on every real response fixture with tool calls (snapshots).

@@ -25,6 +25,12 @@ fn toolwire(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Bodies that are not UTF-8, repeat keys, start with a byte order mark or write `-0`.
+mod hostile;
+
+/// `toolwire stream`.
+mod stream;
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -205,9 +211,14 @@ fn jsonl_converts_line_by_line_and_reports_failed_lines_by_number() {
     let input = format!("{good}\n{bad}\n\nnot json\n{good}\n");
     let out = toolwire(&["convert", "--jsonl", "--to", "openai-chat"], &input);
     assert_eq!(out.status.code(), Some(2));
+    // One output line per input line, empty where the line failed or was blank.
     let lines: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
-    assert_eq!(lines.len(), 2, "{lines:?}");
-    for l in &lines {
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    for (i, l) in lines.iter().enumerate() {
+        if [1, 2, 3].contains(&i) {
+            assert_eq!(l, "", "line {}", i + 1);
+            continue;
+        }
         let v: serde_json::Value = serde_json::from_str(l).unwrap();
         assert_eq!(v["messages"][0]["content"], "one");
     }

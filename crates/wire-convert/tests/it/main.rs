@@ -14,3 +14,6 @@ mod neutral;
 mod props;
 /// Every fixture decodes and encodes back to its own format unchanged, with no loss.
 mod same_format;
+/// Every recorded stream decoded as it arrives and accumulated (snapshots); split
+/// anywhere, the same parts.
+mod stream;

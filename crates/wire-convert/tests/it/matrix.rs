@@ -1,11 +1,15 @@
-//! Every request and response fixture converted to every chat format. The snapshot of a
-//! fixture holds, per target, the losses and the converted JSON. Each output must
-//! validate against the target's SDK schema (where the set has one) and may not drop a
-//! content string of the input without a loss that covers it.
+//! Every request and response fixture converted to every other chat format. The snapshot
+//! of a fixture holds, per target, the losses and the converted JSON. Each output must
+//! validate against the target's SDK schema (where the set has one), read back as a body
+//! of the target format, and may not drop a content string of the input without a loss
+//! that covers it. (`A → A` is checked exactly, byte for byte, in `same_format`.)
 
-use crate::support::{Body, classify, losses_text, read_json, schema_errors, silent_drops};
-use std::fmt::Write;
-use wire_convert::{Error, Format, Options, convert_request_value, convert_response_value};
+use crate::support::{Body, classify, loss_lines, read_json, schema_errors, silent_drops};
+use test_support::Report;
+use wire_convert::{
+    Error, Format, Options, convert_request_value, convert_response_value, decode_request_value,
+    decode_response_value,
+};
 
 #[test]
 fn every_fixture_to_every_format() {
@@ -23,46 +27,40 @@ fn every_fixture_to_every_format() {
 
 fn check(path: &std::path::Path, from: Format, body: Body) -> String {
     let input = read_json(path);
-    let mut report = String::new();
+    let mut report = Report::new();
     let mut failures = Vec::new();
-    for to in Format::CHAT {
-        writeln!(report, "## {from} → {to}").unwrap();
+    for to in Format::CHAT.into_iter().filter(|&to| to != from) {
+        report.heading(format_args!("{from} → {to}"));
+        let options = Options::default();
         let out = match body {
-            Body::Request => convert_request_value(&input, from, to, &Options::default()),
-            Body::Response => convert_response_value(&input, from, to, &Options::default()),
+            Body::Request => convert_request_value(&input, from, to, &options),
+            Body::Response => convert_response_value(&input, from, to, &options),
         };
         match out {
             Err(Error::Unsupported { .. }) => {
-                writeln!(report, "(not converted yet)\n").unwrap();
+                report.line("(not converted yet)\n");
             }
             Err(e) => {
-                writeln!(report, "error: {e}\n").unwrap();
+                report.line(format_args!("error: {e}\n"));
                 failures.push(format!("{to}: {e}"));
             }
             Ok(c) => {
-                report.push_str("losses:\n");
-                report.push_str(&losses_text(&c.losses));
-                // A same-format copy of an input that breaks its own SDK schema (a fixture
-                // that deliberately carries an unknown part, say) breaks it the same way.
-                let inherited = if to == from {
-                    schema_errors(from, body, &input)
-                } else {
-                    Vec::new()
-                };
+                report.list("losses", loss_lines(&c.losses));
                 for e in schema_errors(to, body, &c.value) {
-                    if !inherited.contains(&e) {
-                        failures.push(format!("{to}: schema: {e}"));
-                    }
+                    failures.push(format!("{to}: schema: {e}"));
+                }
+                // What toolwire writes, toolwire reads back as the target format.
+                let back = match body {
+                    Body::Request => decode_request_value(&c.value, to, &options).map(|_| ()),
+                    Body::Response => decode_response_value(&c.value, to, &options).map(|_| ()),
+                };
+                if let Err(e) = back {
+                    failures.push(format!("{to}: the output does not read back: {e}"));
                 }
                 for d in silent_drops(&input, &c.value, &c.losses) {
                     failures.push(format!("{to}: dropped without a loss: {d}"));
                 }
-                writeln!(
-                    report,
-                    "```json\n{}\n```\n",
-                    serde_json::to_string_pretty(&c.value).unwrap()
-                )
-                .unwrap();
+                report.json(&c.value);
             }
         }
     }
@@ -72,5 +70,5 @@ fn check(path: &std::path::Path, from: Format, body: Body) -> String {
         path.display(),
         failures.join("\n")
     );
-    report
+    report.finish()
 }

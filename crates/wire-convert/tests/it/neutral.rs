@@ -2,11 +2,11 @@
 //! one per conversion rule, encoded to every format. Each output must validate against
 //! the target's SDK schema and drop nothing without a loss.
 
-use crate::support::{Body, losses_text, schema_errors, silent_drops};
+use crate::support::{Body, loss_lines, schema_errors, silent_drops};
 use serde_json::Value;
-use std::fmt::Write;
+use test_support::Report;
 use wire_convert::model::Request;
-use wire_convert::{Format, Options, encode_request};
+use wire_convert::{Format, Options, decode_request_value, encode_request_value as encode_request};
 
 #[test]
 fn every_neutral_fixture_to_every_format() {
@@ -21,33 +21,30 @@ fn every_neutral_fixture_to_every_format() {
             "{}",
             path.display()
         );
-        let mut report = String::new();
+        let mut report = Report::new();
         let mut failures = Vec::new();
         for to in Format::CHAT {
-            writeln!(report, "## → {to}").unwrap();
+            report.heading(format_args!("→ {to}"));
             match encode_request(request.clone(), to, &Options::default()) {
                 Err(wire_convert::Error::Unsupported { .. }) => {
-                    writeln!(report, "(not converted yet)\n").unwrap()
+                    report.line("(not converted yet)\n");
                 }
                 Err(e) => {
-                    writeln!(report, "error: {e}\n").unwrap();
+                    report.line(format_args!("error: {e}\n"));
                     failures.push(format!("{to}: {e}"));
                 }
                 Ok(c) => {
-                    report.push_str("losses:\n");
-                    report.push_str(&losses_text(&c.losses));
+                    report.list("losses", loss_lines(&c.losses));
                     for e in schema_errors(to, Body::Request, &c.value) {
                         failures.push(format!("{to}: schema: {e}"));
+                    }
+                    if let Err(e) = decode_request_value(&c.value, to, &Options::default()) {
+                        failures.push(format!("{to}: the output does not read back: {e}"));
                     }
                     for d in silent_drops(&input, &c.value, &c.losses) {
                         failures.push(format!("{to}: dropped without a loss: {d}"));
                     }
-                    writeln!(
-                        report,
-                        "```json\n{}\n```\n",
-                        serde_json::to_string_pretty(&c.value).unwrap()
-                    )
-                    .unwrap();
+                    report.json(&c.value);
                 }
             }
         }
@@ -57,7 +54,7 @@ fn every_neutral_fixture_to_every_format() {
             path.display(),
             failures.join("\n")
         );
-        insta::assert_snapshot!(report);
+        insta::assert_snapshot!(report.finish());
     });
 }
 
@@ -208,7 +205,7 @@ fn a_part_kept_whole_that_no_longer_reads_is_a_loss_not_a_silent_drop() {
 
 #[test]
 fn message_items_report_the_losses_of_the_messages_only() {
-    use wire_convert::encode_messages_from;
+    use wire_convert::encode_messages;
     use wire_convert::model::{Cache, Message, Part, Role};
     let mut cached = Part::text("hi");
     if let Part::Text(t) = &mut cached {
@@ -226,8 +223,7 @@ fn message_items_report_the_losses_of_the_messages_only() {
             "{format}: {:?}",
             whole.losses
         );
-        let items =
-            encode_messages_from(request.clone(), None, format, &Options::default()).unwrap();
+        let items = encode_messages(request.clone(), format, &Options::default()).unwrap();
         let paths: Vec<&str> = items.losses.iter().map(|l| l.path.as_str()).collect();
         assert_eq!(paths, ["/messages/0/content/0/cache"], "{format}");
     }

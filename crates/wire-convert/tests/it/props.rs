@@ -12,11 +12,11 @@
 use crate::support::{Body, fixtures, read_json};
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use wire_convert::ids::{IdMap, IdRule};
 use wire_convert::model::{
     Arguments, Message, Part, Request, Role, Tool, ToolCall, ToolDef, ToolResult,
 };
 use wire_convert::{Error, Format, Loss, Options};
+use wire_convert::{IdMap, IdRule};
 
 /// What must survive: texts per role, calls (name, arguments), results (call, text, error).
 #[derive(Debug, Clone, PartialEq)]
@@ -197,14 +197,15 @@ fn conversation() -> impl Strategy<Value = Request> {
 type WantGot = (Vec<Item>, Vec<Item>);
 
 fn round_trip(req: &Request, format: Format) -> Result<Option<WantGot>, String> {
-    let encoded = match wire_convert::encode_request(req.clone(), format, &Options::default()) {
+    let encoded = match wire_convert::encode_request_value(req.clone(), format, &Options::default())
+    {
         Err(Error::Unsupported { .. }) => return Ok(None),
         Err(e) => return Err(format!("encode: {e}")),
         Ok(c) => c,
     };
     let text = serde_json::to_string(&encoded.value).unwrap();
-    let decoded =
-        wire_convert::decode_request(&text, format).map_err(|e| format!("decode: {e}: {text}"))?;
+    let decoded = wire_convert::decode_request(&text, format, &Options::default())
+        .map_err(|e| format!("decode: {e}: {text}"))?;
     let want = without_lost(projection(req, None), req, &encoded.losses);
     let got = projection(&decoded.value, Some(&encoded.ids));
     let got: Vec<Item> = got
@@ -256,7 +257,8 @@ fn a_to_b_to_a_keeps_calls_results_and_text() {
     let mut failures = Vec::new();
     for (a, path) in fixtures(Body::Request) {
         let input = read_json(&path);
-        let Ok(original) = wire_convert::decode_request(&input.to_string(), a) else {
+        let Ok(original) = wire_convert::decode_request(&input.to_string(), a, &Options::default())
+        else {
             continue;
         };
         for b in Format::CHAT {
@@ -282,9 +284,10 @@ fn a_to_b_to_a_keeps_calls_results_and_text() {
                 }
                 Ok(c) => c,
             };
-            let again = wire_convert::decode_request(&back.value.to_string(), a)
-                .unwrap()
-                .value;
+            let again =
+                wire_convert::decode_request(&back.value.to_string(), a, &Options::default())
+                    .unwrap()
+                    .value;
             // Calls and results, by id (mapped back through both conversions).
             let ids_back = |id: &str| there.ids.reverse(back.ids.reverse(id)).to_owned();
             let calls = |r: &Request, map: &dyn Fn(&str) -> String| -> Vec<(String, String)> {

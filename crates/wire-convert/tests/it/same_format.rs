@@ -1,33 +1,94 @@
 //! `A → neutral → A` gives back exactly what `A` said, with no loss: the neutral model
 //! carries everything a format can say.
 
-use crate::support::{Body, first_difference, fixtures, losses_text, read_json};
-use wire_convert::{Error, Options, convert_request_value, convert_response_value};
+use crate::support::{Body, first_difference, fixtures, loss_lines, read_json};
+use serde_json::Value;
+use wire_convert::{
+    Error, Options, convert_request, convert_request_value, convert_response,
+    convert_response_value,
+};
+
+/// The keys whose values keep the key order they arrived in (`preserve_order`): tool
+/// arguments and JSON Schemas, which providers replay and hash.
+const ORDERED: &[&str] = &[
+    "input",
+    "arguments",
+    "args",
+    "input_schema",
+    "inputSchema",
+    "parameters",
+    "parametersJsonSchema",
+    "schema",
+    "responseJsonSchema",
+];
+
+/// Where a value under an [`ORDERED`] key is written with its keys in another order
+/// than it came: compared as written text (`Value` equality ignores order). Only
+/// objects count (Responses' `input` is the list of items, whose fields are known).
+fn order_difference(input: &Value, output: &Value, at: &str) -> Option<String> {
+    match input {
+        Value::Object(m) => m.iter().find_map(|(k, v)| {
+            let here = format!("{at}/{k}");
+            let out = output.get(k)?;
+            if ORDERED.contains(&k.as_str()) && v.is_object() {
+                let (a, b) = (v.to_string(), out.to_string());
+                if a != b {
+                    return Some(format!("{here}: input {a} vs output {b}"));
+                }
+            }
+            order_difference(v, out, &here)
+        }),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| order_difference(v, output.get(i)?, &format!("{at}/{i}"))),
+        _ => None,
+    }
+}
 
 fn check(body: Body) {
     let mut failures = Vec::new();
     for (format, path) in fixtures(body) {
+        let text = std::fs::read_to_string(&path).unwrap();
         let input = read_json(&path);
         let name = path
             .strip_prefix(crate::support::fixtures_dir())
             .unwrap()
             .display()
             .to_string();
-        let out = match body {
-            Body::Request => convert_request_value(&input, format, format, &Options::default()),
-            Body::Response => convert_response_value(&input, format, format, &Options::default()),
+        let options = Options::default();
+        let (value, text_out) = match body {
+            Body::Request => (
+                convert_request_value(&input, format, format, &options),
+                convert_request(&text, format, format, &options),
+            ),
+            Body::Response => (
+                convert_response_value(&input, format, format, &options),
+                convert_response(&text, format, format, &options),
+            ),
         };
-        match out {
-            Err(Error::Unsupported { .. }) => continue,
-            Err(e) => failures.push(format!("{name}: {e}")),
-            Ok(c) => {
-                if let Some(d) = first_difference(&input, &c.value, String::new()) {
+        match (value, text_out) {
+            (Err(Error::Unsupported { .. }), _) => continue,
+            (Err(e), _) | (_, Err(e)) => failures.push(format!("{name}: {e}")),
+            (Ok(c), Ok(t)) => {
+                if let Some(d) = first_difference(&input, &c.value) {
                     failures.push(format!("{name}: differs at {d}"));
+                }
+                // Arguments and schemas keep their key order: compared as text, on the
+                // text path and the `Value` path alike.
+                let written: Value = serde_json::from_str(&t.value).unwrap();
+                for out in [&c.value, &written] {
+                    if let Some(d) = order_difference(&input, out, "") {
+                        failures.push(format!("{name}: key order differs at {d}"));
+                    }
+                }
+                if first_difference(&input, &written).is_some() {
+                    failures.push(format!("{name}: the text path writes another body"));
                 }
                 if !c.losses.is_empty() {
                     failures.push(format!(
                         "{name}: losses in a same-format round trip:\n{}",
-                        losses_text(&c.losses)
+                        loss_lines(&c.losses).collect::<Vec<_>>().join("\n")
                     ));
                 }
             }
@@ -103,6 +164,6 @@ fn openai_chat_choice_defaults_and_their_exceptions_round_trip() {
         &Options::default(),
     )
     .unwrap();
-    assert_eq!(first_difference(&input, &out.value, String::new()), None);
-    assert!(out.losses.is_empty(), "{}", losses_text(&out.losses));
+    assert_eq!(first_difference(&input, &out.value), None);
+    assert!(out.losses.is_empty(), "{:?}", out.losses);
 }

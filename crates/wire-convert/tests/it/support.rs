@@ -1,15 +1,12 @@
-//! Helpers shared by the test modules.
+//! Helpers of wire-convert's tests: the chat fixtures as (format, request or response),
+//! schema validation by target, and the silent-drop check. What every test binary shares
+//! (the walker, `first_difference`, reports, the schemas) is in `test-support`.
 
 use serde_json::Value;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use wire_convert::{Format, Loss};
 
-/// The workspace's `fixtures/` folder.
-pub fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
+pub use test_support::{first_difference, fixtures_dir, read_json};
 
 /// Request or response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,117 +17,49 @@ pub enum Body {
     Response,
 }
 
-/// The chat-format request and response fixtures (error bodies excluded), sorted.
-pub fn fixtures(body: Body) -> Vec<(Format, PathBuf)> {
-    let folder = match body {
-        Body::Request => "request",
-        Body::Response => "response",
-    };
-    let mut out = Vec::new();
-    for format in Format::CHAT {
-        let dir = fixtures_dir().join(format.name()).join(folder);
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in entries {
-            let p = e.unwrap().path();
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            if name.ends_with(".json") && !name.starts_with("error") {
-                out.push((format, p));
-            }
+impl Body {
+    /// The fixture folder and the conformance schema suffix.
+    pub fn name(self) -> &'static str {
+        match self {
+            Body::Request => "request",
+            Body::Response => "response",
         }
     }
-    out.sort();
-    out
+}
+
+/// The chat-format request and response fixtures (error bodies excluded), sorted.
+pub fn fixtures(body: Body) -> Vec<(Format, PathBuf)> {
+    test_support::fixtures(body.name(), &[".json"])
+        .into_iter()
+        .filter(|f| !f.is_error_body())
+        .filter_map(|f| Some((f.format.parse().ok()?, f.path)))
+        .filter(|(format, _)| *format != Format::Mcp)
+        .collect()
 }
 
 /// What a fixture path says: its format and whether it is a request.
 pub fn classify(path: &Path) -> Option<(Format, Body)> {
-    let name = path.file_name()?.to_string_lossy();
-    if name.starts_with("error") {
+    let f = test_support::Fixture::of(path)?;
+    let format: Format = f.format.parse().ok()?;
+    if f.is_error_body() || format == Format::Mcp {
         return None;
     }
-    let folder = path.parent()?.file_name()?.to_string_lossy().into_owned();
-    let format: Format = path
-        .parent()?
-        .parent()?
-        .file_name()?
-        .to_string_lossy()
-        .parse()
-        .ok()?;
-    if format == Format::Mcp {
-        return None;
-    }
-    match folder.as_str() {
+    match f.folder.as_str() {
         "request" => Some((format, Body::Request)),
         "response" => Some((format, Body::Response)),
         _ => None,
     }
 }
 
-pub fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+/// Each loss as a line.
+pub fn loss_lines(losses: &[Loss]) -> impl Iterator<Item = String> + '_ {
+    losses.iter().map(ToString::to_string)
 }
 
-/// The first place two JSON values differ.
-pub fn first_difference(a: &Value, b: &Value, at: String) -> Option<String> {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            for (k, v) in x {
-                let here = format!("{at}/{k}");
-                match y.get(k) {
-                    None => return Some(format!("{here}: only in the input")),
-                    Some(w) => {
-                        if let Some(d) = first_difference(v, w, here) {
-                            return Some(d);
-                        }
-                    }
-                }
-            }
-            y.keys()
-                .find(|k| !x.contains_key(*k))
-                .map(|k| format!("{at}/{k}: only in the output ({})", y[k]))
-        }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
-            .iter()
-            .zip(y)
-            .enumerate()
-            .find_map(|(i, (v, w))| first_difference(v, w, format!("{at}/{i}"))),
-        _ if a == b => None,
-        _ => Some(format!("{at}: input {a} vs output {b}")),
-    }
-}
-
-/// One line per loss.
-pub fn losses_text(losses: &[Loss]) -> String {
-    if losses.is_empty() {
-        return "(none)\n".into();
-    }
-    losses.iter().map(|l| format!("- {l}\n")).collect()
-}
-
-/// The SDK schema validator of a target's request or response, if the set has one.
-pub fn schema(format: Format, body: Body) -> Option<&'static jsonschema::Validator> {
-    static CACHE: OnceLock<HashMap<(Format, bool), jsonschema::Validator>> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| {
-        let mut m = HashMap::new();
-        for f in Format::CHAT {
-            for (req, kind) in [(true, "request"), (false, "response")] {
-                let path = fixtures_dir().join(format!("conformance/{f}.{kind}.schema.json"));
-                if let Ok(text) = std::fs::read_to_string(&path) {
-                    let schema: Value = serde_json::from_str(&text).unwrap();
-                    m.insert((f, req), jsonschema::validator_for(&schema).unwrap());
-                }
-            }
-        }
-        m
-    });
-    cache.get(&(format, body == Body::Request))
-}
-
-/// Schema errors of `value`, one line each.
+/// Schema errors of `value` against the SDK schema of `format`'s request or response
+/// (none when the set has no such schema), one line each.
 pub fn schema_errors(format: Format, body: Body, value: &Value) -> Vec<String> {
-    let Some(v) = schema(format, body) else {
+    let Some(v) = test_support::conformance(&format!("{format}.{}", body.name())) else {
         return Vec::new();
     };
     // The SDK schemas are the non-streaming request variants (`stream` may only be
@@ -139,19 +68,7 @@ pub fn schema_errors(format: Format, body: Body, value: &Value) -> Vec<String> {
     if body == Body::Request && value.get("stream") == Some(&Value::Bool(true)) {
         value["stream"] = Value::Bool(false);
     }
-    let value = &value;
-    v.iter_errors(value)
-        .map(|e| {
-            let full = e.to_string();
-            let n = full.chars().count();
-            let msg: String = if n > 200 {
-                format!("…{}", full.chars().skip(n - 160).collect::<String>())
-            } else {
-                full
-            };
-            format!("{}: {msg}", e.instance_path())
-        })
-        .collect()
+    test_support::schema_errors(v, &value)
 }
 
 /// Keys whose string values are vocabulary, not content: they are translated, not
@@ -181,6 +98,8 @@ const VOCABULARY: &[&str] = &[
     "source",
     "responseMimeType",
     "summary",
+    // A schema reference: inlined where the target has no `$ref`, which keeps its meaning.
+    "$ref",
 ];
 
 /// Every content string of `v` with its pointer: string leaves not under a vocabulary
@@ -225,18 +144,12 @@ pub fn content_strings(v: &Value, at: &str, out: &mut Vec<(String, String)>) {
     }
 }
 
-fn parent(p: &str) -> &str {
-    p.rfind('/').map(|i| &p[..i]).unwrap_or("")
-}
-
+/// Whether a loss covers the content at `pointer`: a loss covers its own subtree only
+/// (a loss at `/messages/3` says nothing about `/messages/4`).
 fn covered(pointer: &str, losses: &[Loss]) -> bool {
     losses.iter().any(|l| {
         let lp = l.path.as_str();
-        lp.is_empty()
-            || pointer == lp
-            || pointer.starts_with(&format!("{lp}/"))
-            || (!parent(lp).is_empty()
-                && (pointer == parent(lp) || pointer.starts_with(&format!("{}/", parent(lp)))))
+        lp.is_empty() || pointer == lp || pointer.starts_with(&format!("{lp}/"))
     })
 }
 

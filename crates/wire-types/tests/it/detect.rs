@@ -29,6 +29,30 @@ fn expected(format: Format, kind: Kind, name: &str, line: &str) -> (Format, Kind
     }
 }
 
+/// Stream payloads the detection rules have no rule for, so `detect` must refuse them
+/// ("no format fits"): (fixture, payload label, why). A stream decoder knows the format
+/// from the stream it reads; these are listed so that a rule added for them shows here.
+const UNDETECTED: &[(&str, &str, &str)] = &[
+    (
+        "openai-chat/handmade-usage-without-choices.chunks.txt",
+        "line 7",
+        "a usage chunk without `choices`: the OpenAI Chat rule looks for `choices` (or \
+         `messages`), and `object: \"chat.completion.chunk\"` alone is not a rule",
+    ),
+    (
+        "openai-responses/handmade-keepalive.chunks.txt",
+        "line 3",
+        "`keepalive` is not a `response.*` type, and the Responses rule takes only those \
+         and `error`",
+    ),
+    (
+        "openai-responses/handmade-keepalive.chunks.txt",
+        "line 6",
+        "`keepalive` is not a `response.*` type, and the Responses rule takes only those \
+         and `error`",
+    ),
+];
+
 #[test]
 fn every_fixture_is_detected_as_its_format_and_kind() {
     let mut failures = Vec::new();
@@ -56,6 +80,16 @@ fn every_fixture_is_detected_as_its_format_and_kind() {
             };
             let want = expected(fixture.format, kind, &fixture.name, line);
             checked += 1;
+            let at = format!("{}/{}", fixture.format, fixture.name);
+            if let Some((_, _, why)) = UNDETECTED.iter().find(|(f, l, _)| *f == at && *l == label) {
+                match detect(&json) {
+                    Err(e) if e.to_string().contains("no format fits") => {}
+                    other => failures.push(format!(
+                        "{at} {label}: listed as undetected ({why}), but detect gave {other:?}"
+                    )),
+                }
+                continue;
+            }
             match detect(&json) {
                 Ok(d) if (d.format, d.kind) == want => {}
                 Ok(d) => failures.push(format!(
@@ -99,6 +133,8 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
             .is_some_and(|x| x == "json" || x == "txt" || x == "ndjson")
             && !p.to_string_lossy().contains("conformance")
             && !p.to_string_lossy().contains("/neutral/")
+            && !p.to_string_lossy().contains("/sdk/")
+            && !p.to_string_lossy().contains("/hostile/")
         {
             out.push(p);
         }

@@ -9,10 +9,15 @@ mod summary;
 /// Reading fixtures, dispatching on their format, comparing written-back JSON.
 mod support;
 
-/// Request fixtures written back validate against the official SDK schemas.
+/// Request fixtures and stream events written back validate against the official SDK
+/// schemas.
 mod conformance;
 /// Format and kind detection on every fixture.
 mod detect;
+/// Stream framing of every stream fixture however split; AWS event-stream vectors; limits.
+mod framing;
+/// Duplicate keys, a byte order mark, `-0`, a Responses item whose role and type disagree.
+mod hostile;
 /// Every `invalid/` case fails with the pointer it names; snapshot of the error.
 mod invalid;
 /// Arbitrary values of the main types survive write → read.

@@ -10,6 +10,38 @@ pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }
 
+/// The files of `dir`, sorted by name (none when `dir` does not exist).
+pub fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files
+}
+
+/// The written-back JSON of the fixtures in `fixtures/<format>/<folder>/` whose name `keep`
+/// accepts, read as `what`, each with its file name; a fixture that does not read panics.
+pub fn written_fixtures(
+    format: Format,
+    folder: &str,
+    what: What,
+    keep: impl Fn(&str) -> bool,
+) -> Vec<(String, Value)> {
+    files_in(&fixtures_dir().join(format.name()).join(folder))
+        .into_iter()
+        .filter_map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if !keep(&name) {
+                return None;
+            }
+            let (written, _) = read_write(format, what, &std::fs::read_to_string(&p).unwrap())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            Some((name, written))
+        })
+        .collect()
+}
+
 /// What a fixture path says about its contents: `fixtures/<format>/<folder>/<file>`.
 #[derive(Debug, Clone)]
 pub struct FixtureInfo {

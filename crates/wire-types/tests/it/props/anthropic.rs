@@ -371,15 +371,59 @@ fn request() -> BoxedStrategy<Request> {
         .boxed()
 }
 
-fn stop_reason() -> BoxedStrategy<StopReason> {
-    prop_oneof![
-        Just(StopReason::EndTurn),
-        Just(StopReason::ToolUse),
-        Just(StopReason::MaxTokens),
-        Just(StopReason::Refusal),
-        other_str(StopReason::KNOWN).prop_map(StopReason::Other),
-    ]
-    .boxed()
+fn delta_usage() -> BoxedStrategy<MessageDeltaUsage> {
+    (
+        maybe(0u64..100_000),
+        maybe(0u64..100_000),
+        maybe(0u64..100_000),
+        maybe(0u64..100_000),
+        maybe(prop::collection::vec(
+            (maybe(ident()), maybe(0u64..1000), maybe(0u64..1000)),
+            0..3,
+        )),
+        extra(),
+    )
+        .prop_map(
+            |(
+                input_tokens,
+                output_tokens,
+                cache_creation_input_tokens,
+                cache_read_input_tokens,
+                iterations,
+                extra,
+            )| {
+                MessageDeltaUsage {
+                    input_tokens,
+                    output_tokens,
+                    cache_creation_input_tokens,
+                    cache_read_input_tokens,
+                    iterations: iterations.map(|its| {
+                        its.into_iter()
+                            .map(|(kind, input_tokens, output_tokens)| IterationUsage {
+                                kind,
+                                input_tokens,
+                                output_tokens,
+                                ..Default::default()
+                            })
+                            .collect()
+                    }),
+                    extra,
+                    ..Default::default()
+                }
+            },
+        )
+        .boxed()
+}
+
+fn applied_edit() -> impl Strategy<Value = AppliedEdit> {
+    (maybe(ident()), maybe(0u64..1000), maybe(0u64..10)).prop_map(
+        |(kind, cleared_input_tokens, cleared_tool_uses)| AppliedEdit {
+            kind,
+            cleared_input_tokens,
+            cleared_tool_uses,
+            ..Default::default()
+        },
+    )
 }
 
 fn usage() -> BoxedStrategy<Usage> {
@@ -428,7 +472,7 @@ fn response() -> BoxedStrategy<Response> {
     (
         maybe(ident()),
         prop::collection::vec(leaf_block(), 0..4),
-        maybe(stop_reason()),
+        maybe(open(StopReason::KNOWN)),
         any::<bool>(),
         maybe(text()),
         maybe(usage()),
@@ -481,6 +525,13 @@ fn delta() -> BoxedStrategy<BlockDelta> {
             citation,
             extra: Extra::new()
         })),
+        (maybe(text()), maybe(ident())).prop_map(|(content, encrypted_content)| {
+            BlockDelta::Compaction(CompactionDelta {
+                content,
+                encrypted_content,
+                extra: Extra::new(),
+            })
+        }),
         other_tagged("type", BlockDelta::KNOWN).prop_map(BlockDelta::Other),
     ]
     .boxed()
@@ -502,6 +553,16 @@ fn event() -> BoxedStrategy<StreamEvent> {
             message,
             extra: Extra::new()
         })),
+        (0u32..20, maybe(text())).prop_map(|(index, content)| StreamEvent::ContentBlockStart(
+            ContentBlockStartEvent {
+                index,
+                content_block: ContentBlock::Compaction(CompactionBlock {
+                    content,
+                    ..Default::default()
+                }),
+                extra: Extra::new()
+            }
+        )),
         (0u32..20, block()).prop_map(|(index, content_block)| StreamEvent::ContentBlockStart(
             ContentBlockStartEvent {
                 index,
@@ -522,8 +583,13 @@ fn event() -> BoxedStrategy<StreamEvent> {
                 extra: Extra::new()
             })
         ),
-        (maybe(stop_reason()), maybe(text()), maybe(usage())).prop_map(
-            |(stop_reason, stop_sequence, usage)| {
+        (
+            maybe(open(StopReason::KNOWN)),
+            maybe(text()),
+            maybe(delta_usage()),
+            maybe(prop::collection::vec(applied_edit(), 0..2))
+        )
+            .prop_map(|(stop_reason, stop_sequence, usage, edits)| {
                 StreamEvent::MessageDelta(MessageDeltaEvent {
                     delta: MessageDelta {
                         stop_reason,
@@ -531,10 +597,13 @@ fn event() -> BoxedStrategy<StreamEvent> {
                         ..Default::default()
                     },
                     usage,
+                    context_management: edits.map(|e| ContextManagement {
+                        applied_edits: Some(e),
+                        extra: Extra::new(),
+                    }),
                     extra: Extra::new(),
                 })
-            }
-        ),
+            }),
         Just(StreamEvent::MessageStop(NoFields::default())),
         extra().prop_map(|extra| StreamEvent::Ping(NoFields { extra })),
         error_detail().prop_map(|error| StreamEvent::Error(ErrorEvent {
@@ -557,24 +626,9 @@ fn error_response() -> BoxedStrategy<ErrorResponse> {
         .boxed()
 }
 
-proptest! {
-    #[test]
-    fn request_read_after_write_is_identity(r in request()) {
-        assert_identity(&r)?;
-    }
-
-    #[test]
-    fn response_read_after_write_is_identity(r in response()) {
-        assert_identity(&r)?;
-    }
-
-    #[test]
-    fn stream_event_read_after_write_is_identity(e in event()) {
-        assert_identity(&e)?;
-    }
-
-    #[test]
-    fn error_read_after_write_is_identity(e in error_response()) {
-        assert_identity(&e)?;
-    }
+identity_properties! {
+    request_read_after_write_is_identity => request(),
+    response_read_after_write_is_identity => response(),
+    stream_event_read_after_write_is_identity => event(),
+    error_read_after_write_is_identity => error_response(),
 }

@@ -3,7 +3,7 @@
 //! its `Document` definition repaired (see [`repaired_validator`]).
 
 use super::*;
-use crate::support::{What, fixtures_dir, read_write};
+use crate::support::{What, fixtures_dir, written_fixtures};
 use wire_types::Format;
 use wire_types::bedrock::*;
 
@@ -89,14 +89,6 @@ fn document() -> impl Strategy<Value = DocumentBlock> {
         })
 }
 
-fn status() -> impl Strategy<Value = ToolResultStatus> {
-    prop_oneof![
-        Just(ToolResultStatus::Success),
-        Just(ToolResultStatus::Error),
-        other_str(ToolResultStatus::KNOWN).prop_map(ToolResultStatus::Other),
-    ]
-}
-
 fn result_part() -> impl Strategy<Value = ToolResultContentBlock> {
     prop_oneof![
         json().prop_map(ToolResultContentBlock::Json),
@@ -160,7 +152,7 @@ fn block() -> impl Strategy<Value = ContentBlock> {
         (
             ident(),
             prop::collection::vec(result_part(), 0..3),
-            maybe(status())
+            maybe(open(ToolResultStatus::KNOWN))
         )
             .prop_map(|(tool_use_id, content, status)| ContentBlock::ToolResult(
                 ToolResultBlock {
@@ -177,23 +169,17 @@ fn block() -> impl Strategy<Value = ContentBlock> {
     ]
 }
 
-fn role() -> impl Strategy<Value = Role> {
-    prop_oneof![
-        Just(Role::User),
-        Just(Role::Assistant),
-        Just(Role::System),
-        other_str(Role::KNOWN).prop_map(Role::Other),
-    ]
-}
-
 fn message() -> impl Strategy<Value = Message> {
-    (role(), prop::collection::vec(block(), 0..4), extra()).prop_map(|(role, content, extra)| {
-        Message {
+    (
+        open(Role::KNOWN),
+        prop::collection::vec(block(), 0..4),
+        extra(),
+    )
+        .prop_map(|(role, content, extra)| Message {
             role,
             content,
             extra,
-        }
-    })
+        })
 }
 
 fn system_block() -> impl Strategy<Value = SystemContentBlock> {
@@ -304,21 +290,19 @@ fn request() -> impl Strategy<Value = Request> {
         )
 }
 
-fn stop_reason() -> impl Strategy<Value = StopReason> {
-    prop_oneof![
-        Just(StopReason::EndTurn),
-        Just(StopReason::ToolUse),
-        Just(StopReason::MaxTokens),
-        other_str(StopReason::KNOWN).prop_map(StopReason::Other),
-    ]
-}
-
 fn usage() -> impl Strategy<Value = Usage> {
     (
         0u64..10_000,
         0u64..10_000,
         maybe(0u64..10_000),
         maybe(0u64..10_000),
+        maybe(prop::collection::vec(
+            (
+                maybe(0u64..10_000),
+                maybe(prop_oneof![Just("5m"), Just("1h")]),
+            ),
+            0..3,
+        )),
         extra(),
     )
         .prop_map(
@@ -327,6 +311,7 @@ fn usage() -> impl Strategy<Value = Usage> {
                 output_tokens,
                 cache_read_input_tokens,
                 cache_write_input_tokens,
+                details,
                 extra,
             )| Usage {
                 input_tokens,
@@ -334,7 +319,15 @@ fn usage() -> impl Strategy<Value = Usage> {
                 total_tokens: input_tokens + output_tokens,
                 cache_read_input_tokens,
                 cache_write_input_tokens,
-                cache_details: None,
+                cache_details: details.map(|d| {
+                    d.into_iter()
+                        .map(|(input_tokens, ttl)| CacheDetail {
+                            input_tokens,
+                            ttl: ttl.map(str::to_owned),
+                            extra: Extra::new(),
+                        })
+                        .collect()
+                }),
                 extra,
             },
         )
@@ -346,7 +339,7 @@ fn response() -> impl Strategy<Value = Response> {
             3 => message().prop_map(Output::Message),
             1 => other_key(Output::KNOWN).prop_map(Output::Other),
         ],
-        stop_reason(),
+        open(StopReason::KNOWN),
         maybe(usage()),
         maybe(0u64..100_000),
         maybe(json_object()),
@@ -386,14 +379,34 @@ fn delta() -> impl Strategy<Value = ContentBlockDelta> {
             other_key(ReasoningDelta::KNOWN).prop_map(ReasoningDelta::Other),
         ]
         .prop_map(ContentBlockDelta::ReasoningContent),
-        json_object().prop_map(ContentBlockDelta::Citation),
+        (maybe(text()), maybe(text()), maybe(json_object()), extra()).prop_map(
+            |(title, source, location, extra)| ContentBlockDelta::Citation(CitationDelta {
+                title,
+                source,
+                source_content: None,
+                location,
+                extra,
+            })
+        ),
+        prop::collection::vec((maybe(text()), maybe(json_object())), 0..3).prop_map(|pieces| {
+            ContentBlockDelta::ToolResult(
+                pieces
+                    .into_iter()
+                    .map(|(text, json)| ToolResultDelta {
+                        text,
+                        json,
+                        extra: Extra::new(),
+                    })
+                    .collect(),
+            )
+        }),
         other_key(ContentBlockDelta::KNOWN).prop_map(ContentBlockDelta::Other),
     ]
 }
 
 fn stream_event() -> impl Strategy<Value = StreamEvent> {
     prop_oneof![
-        role().prop_map(|role| StreamEvent::MessageStart(MessageStartEvent {
+        open(Role::KNOWN).prop_map(|role| StreamEvent::MessageStart(MessageStartEvent {
             role,
             extra: Extra::new()
         })),
@@ -415,13 +428,23 @@ fn stream_event() -> impl Strategy<Value = StreamEvent> {
                 extra,
             })
         }),
+        (0u32..8, prop_oneof![Just("png"), Just("jpeg")]).prop_map(|(content_block_index, f)| {
+            StreamEvent::ContentBlockStart(ContentBlockStartEvent {
+                content_block_index,
+                start: ContentBlockStart::Image(ImageStart {
+                    format: ImageFormat::from(f),
+                    extra: Extra::new(),
+                }),
+                extra: Extra::new(),
+            })
+        }),
         (0u32..8).prop_map(|content_block_index| StreamEvent::ContentBlockStop(
             ContentBlockStopEvent {
                 content_block_index,
                 extra: Extra::new()
             }
         )),
-        (stop_reason(), maybe(json_object())).prop_map(
+        (open(StopReason::KNOWN), maybe(json_object())).prop_map(
             |(stop_reason, additional_model_response_fields)| {
                 StreamEvent::MessageStop(MessageStopEvent {
                     stop_reason,
@@ -458,21 +481,10 @@ fn stream_event() -> impl Strategy<Value = StreamEvent> {
     ]
 }
 
-proptest! {
-    #[test]
-    fn request_read_after_write_is_identity(r in request()) {
-        assert_identity(&r)?;
-    }
-
-    #[test]
-    fn response_read_after_write_is_identity(r in response()) {
-        assert_identity(&r)?;
-    }
-
-    #[test]
-    fn stream_event_read_after_write_is_identity(e in stream_event()) {
-        assert_identity(&e)?;
-    }
+identity_properties! {
+    request_read_after_write_is_identity => request(),
+    response_read_after_write_is_identity => response(),
+    stream_event_read_after_write_is_identity => stream_event(),
 }
 
 /// `fixtures/conformance/bedrock.<kind>.schema.json` with its `Document` definition made
@@ -488,29 +500,9 @@ fn repaired_validator(kind: &str) -> jsonschema::Validator {
 
 /// The written-back JSON of every `handmade-*` fixture in `fixtures/bedrock/<folder>/`.
 fn handmade(folder: &str) -> Vec<(String, Value)> {
-    let dir = fixtures_dir().join("bedrock").join(folder);
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("handmade-")
-        })
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            let what = What::from_name(folder);
-            let (written, _) =
-                read_write(Format::Bedrock, what, &std::fs::read_to_string(&p).unwrap())
-                    .unwrap_or_else(|e| panic!("{name}: {e}"));
-            (name, written)
-        })
-        .collect()
+    written_fixtures(Format::Bedrock, folder, What::from_name(folder), |name| {
+        name.starts_with("handmade-")
+    })
 }
 
 #[test]

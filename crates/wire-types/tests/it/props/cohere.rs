@@ -19,16 +19,10 @@ fn document() -> impl Strategy<Value = Document> {
 fn item() -> impl Strategy<Value = Content> {
     prop_oneof![
         (text(), extra()).prop_map(|(text, extra)| Content::Text(TextContent { text, extra })),
-        (text(), maybe(Just("low".to_owned()))).prop_map(|(url, detail)| Content::ImageUrl(
-            ImageUrlContent {
-                image_url: ImageUrl {
-                    url,
-                    detail,
-                    extra: Extra::new()
-                },
-                extra: Extra::new(),
-            }
-        )),
+        image_url().prop_map(|image_url| Content::ImageUrl(ImageUrlContent {
+            image_url,
+            extra: Extra::new(),
+        })),
         text().prop_map(|thinking| Content::Thinking(ThinkingContent {
             thinking,
             extra: Extra::new()
@@ -42,10 +36,7 @@ fn item() -> impl Strategy<Value = Content> {
 }
 
 fn content() -> impl Strategy<Value = TextOrParts<Content>> {
-    prop_oneof![
-        text().prop_map(TextOrParts::Text),
-        prop::collection::vec(item(), 0..4).prop_map(TextOrParts::Parts),
-    ]
+    text_or_parts(item())
 }
 
 fn tool_call() -> impl Strategy<Value = ToolCall> {
@@ -138,21 +129,7 @@ fn message() -> impl Strategy<Value = Message> {
 }
 
 fn tool() -> impl Strategy<Value = Tool> {
-    (
-        ident(),
-        maybe(text()),
-        maybe(object().prop_map(Value::Object)),
-    )
-        .prop_map(|(name, description, parameters)| Tool {
-            kind: Some("function".to_owned()),
-            function: FunctionDef {
-                name,
-                description,
-                parameters,
-                extra: Extra::new(),
-            },
-            extra: Extra::new(),
-        })
+    function_tool()
 }
 
 fn request_document() -> impl Strategy<Value = RequestDocument> {
@@ -164,9 +141,7 @@ fn request_document() -> impl Strategy<Value = RequestDocument> {
 
 fn request() -> impl Strategy<Value = Request> {
     (
-        ident(),
-        prop::collection::vec(message(), 0..6),
-        maybe(prop::collection::vec(tool(), 0..3)),
+        conversation(message(), tool()),
         maybe(prop::collection::vec(request_document(), 0..3)),
         (
             maybe(prop_oneof![
@@ -190,9 +165,7 @@ fn request() -> impl Strategy<Value = Request> {
     )
         .prop_map(
             |(
-                model,
-                messages,
-                tools,
+                (model, messages, tools),
                 documents,
                 (tool_choice, thinking, budget),
                 (temperature, p, k, strict_tools, extra),
@@ -217,15 +190,6 @@ fn request() -> impl Strategy<Value = Request> {
                 }
             },
         )
-}
-
-fn finish_reason() -> impl Strategy<Value = FinishReason> {
-    prop_oneof![
-        Just(FinishReason::Complete),
-        Just(FinishReason::ToolCall),
-        Just(FinishReason::MaxTokens),
-        other_str(FinishReason::KNOWN).prop_map(FinishReason::Other),
-    ]
 }
 
 fn usage() -> impl Strategy<Value = Usage> {
@@ -274,7 +238,7 @@ fn response_message() -> impl Strategy<Value = ResponseMessage> {
 fn response() -> impl Strategy<Value = Response> {
     (
         maybe(ident()),
-        maybe(finish_reason()),
+        maybe(open(FinishReason::KNOWN)),
         response_message(),
         maybe(usage()),
         extra(),
@@ -369,8 +333,12 @@ fn stream_event() -> impl Strategy<Value = StreamEvent> {
                 extra: Extra::new(),
             }
         )),
-        (maybe(finish_reason()), maybe(usage()), maybe(text())).prop_map(
-            |(finish_reason, usage, error)| {
+        (
+            maybe(open(FinishReason::KNOWN)),
+            maybe(usage()),
+            maybe(text())
+        )
+            .prop_map(|(finish_reason, usage, error)| {
                 StreamEvent::MessageEnd(MessageEndEvent {
                     id: None,
                     delta: Some(MessageEndDelta {
@@ -381,25 +349,15 @@ fn stream_event() -> impl Strategy<Value = StreamEvent> {
                     }),
                     extra: Extra::new(),
                 })
-            }
-        ),
+            }),
+        (maybe(text()), extra())
+            .prop_map(|(prompt, extra)| StreamEvent::Debug(DebugEvent { prompt, extra })),
         other_tagged("type", StreamEvent::KNOWN).prop_map(StreamEvent::Other),
     ]
 }
 
-proptest! {
-    #[test]
-    fn request_read_after_write_is_identity(r in request()) {
-        assert_identity(&r)?;
-    }
-
-    #[test]
-    fn response_read_after_write_is_identity(r in response()) {
-        assert_identity(&r)?;
-    }
-
-    #[test]
-    fn stream_event_read_after_write_is_identity(e in stream_event()) {
-        assert_identity(&e)?;
-    }
+identity_properties! {
+    request_read_after_write_is_identity => request(),
+    response_read_after_write_is_identity => response(),
+    stream_event_read_after_write_is_identity => stream_event(),
 }

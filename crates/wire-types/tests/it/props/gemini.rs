@@ -177,17 +177,9 @@ fn part() -> impl Strategy<Value = Part> {
     )
 }
 
-fn role() -> impl Strategy<Value = Role> {
-    prop_oneof![
-        Just(Role::User),
-        Just(Role::Model),
-        other_str(Role::KNOWN).prop_map(Role::Other),
-    ]
-}
-
 fn content() -> impl Strategy<Value = Content> {
     (
-        maybe(role()),
+        maybe(open(Role::KNOWN)),
         maybe(prop::collection::vec(part(), 0..4)),
         extra(),
     )
@@ -380,16 +372,6 @@ fn request() -> impl Strategy<Value = Request> {
         )
 }
 
-fn finish_reason() -> impl Strategy<Value = FinishReason> {
-    prop_oneof![
-        Just(FinishReason::Stop),
-        Just(FinishReason::MaxTokens),
-        Just(FinishReason::OtherReason),
-        Just(FinishReason::MalformedFunctionCall),
-        other_str(FinishReason::KNOWN).prop_map(FinishReason::Other),
-    ]
-}
-
 fn usage() -> impl Strategy<Value = UsageMetadata> {
     (
         maybe(0u64..100_000),
@@ -421,7 +403,7 @@ fn usage() -> impl Strategy<Value = UsageMetadata> {
 fn response() -> impl Strategy<Value = Response> {
     let candidate = (
         maybe(content()),
-        maybe(finish_reason()),
+        maybe(open(FinishReason::KNOWN)),
         maybe(0u32..4),
         maybe(text()),
         maybe(number()),
@@ -482,19 +464,8 @@ fn stream_event() -> impl Strategy<Value = StreamEvent> {
     ]
 }
 
-proptest! {
-    #[test]
-    fn request_read_after_write_is_identity(r in request()) {
-        assert_identity(&r)?;
-    }
-
-    #[test]
-    fn response_read_after_write_is_identity(r in response()) {
-        assert_identity(&r)?;
-    }
-
-    #[test]
-    fn stream_event_read_after_write_is_identity(e in stream_event()) {
-        assert_identity(&e)?;
-    }
+identity_properties! {
+    request_read_after_write_is_identity => request(),
+    response_read_after_write_is_identity => response(),
+    stream_event_read_after_write_is_identity => stream_event(),
 }

@@ -4,7 +4,7 @@
 //! sit here because `conformance.rs` only knows request schemas.
 
 use super::*;
-use crate::support::{What, fixtures_dir, read_write};
+use crate::support::{What, written_fixtures};
 use wire_types::Format;
 use wire_types::mcp::*;
 
@@ -234,44 +234,15 @@ fn result() -> impl Strategy<Value = CallToolResult> {
         )
 }
 
-proptest! {
-    #[test]
-    fn tools_list_read_after_write_is_identity(v in list()) {
-        assert_identity(&v)?;
-    }
-
-    #[test]
-    fn call_params_read_after_write_is_identity(v in call()) {
-        assert_identity(&v)?;
-    }
-
-    #[test]
-    fn call_result_read_after_write_is_identity(v in result()) {
-        assert_identity(&v)?;
-    }
+identity_properties! {
+    tools_list_read_after_write_is_identity => list(),
+    call_params_read_after_write_is_identity => call(),
+    call_result_read_after_write_is_identity => result(),
 }
 
 /// The written-back JSON of every fixture in `fixtures/mcp/<folder>/`.
 fn written(folder: &'static str) -> Vec<(String, Value)> {
-    let dir = fixtures_dir().join("mcp").join(folder);
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            let (written, _) = read_write(
-                Format::Mcp,
-                What::Mcp(folder),
-                &std::fs::read_to_string(&p).unwrap(),
-            )
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-            (name, written)
-        })
-        .collect()
+    written_fixtures(Format::Mcp, folder, What::Mcp(folder), |_| true)
 }
 
 #[test]

@@ -23,20 +23,12 @@ fn chunk() -> impl Strategy<Value = ContentChunk> {
             image_url: ImageUrlValue::Url(u),
             extra: Extra::new()
         })),
-        (
-            text(),
-            maybe(prop_oneof![Just("low".to_owned()), Just("high".to_owned())])
-        )
-            .prop_map(|(url, detail)| {
-                ContentChunk::ImageUrl(ImageUrlChunk {
-                    image_url: ImageUrlValue::Object(ImageUrl {
-                        url,
-                        detail,
-                        extra: Extra::new(),
-                    }),
-                    extra: Extra::new(),
-                })
-            }),
+        image_url().prop_map(|image_url| {
+            ContentChunk::ImageUrl(ImageUrlChunk {
+                image_url: ImageUrlValue::Object(image_url),
+                extra: Extra::new(),
+            })
+        }),
         (text(), maybe(ident())).prop_map(|(document_url, document_name)| {
             ContentChunk::DocumentUrl(DocumentUrlChunk {
                 document_url,
@@ -68,10 +60,7 @@ fn chunk() -> impl Strategy<Value = ContentChunk> {
 }
 
 fn content() -> impl Strategy<Value = TextOrParts<ContentChunk>> {
-    prop_oneof![
-        text().prop_map(TextOrParts::Text),
-        prop::collection::vec(chunk(), 0..4).prop_map(TextOrParts::Parts),
-    ]
+    text_or_parts(chunk())
 }
 
 fn arguments() -> impl Strategy<Value = Arguments> {
@@ -166,9 +155,7 @@ fn tool() -> impl Strategy<Value = Tool> {
 
 fn tool_choice() -> impl Strategy<Value = ToolChoice> {
     prop_oneof![
-        prop_oneof![Just("auto"), Just("none"), Just("any"), Just("required")]
-            .prop_map(|m| ToolChoice::Mode(m.into())),
-        other_str(ToolChoiceMode::KNOWN).prop_map(|m| ToolChoice::Mode(ToolChoiceMode::Other(m))),
+        open(ToolChoiceMode::KNOWN).prop_map(ToolChoice::Mode),
         (maybe(Just("function".to_owned())), ident()).prop_map(|(kind, name)| ToolChoice::Named(
             NamedToolChoice {
                 kind,
@@ -184,9 +171,7 @@ fn tool_choice() -> impl Strategy<Value = ToolChoice> {
 
 fn request() -> impl Strategy<Value = Request> {
     (
-        ident(),
-        prop::collection::vec(message(), 0..6),
-        maybe(prop::collection::vec(tool(), 0..3)),
+        conversation(message(), tool()),
         maybe(tool_choice()),
         (
             maybe(any::<bool>()),
@@ -202,9 +187,7 @@ fn request() -> impl Strategy<Value = Request> {
     )
         .prop_map(
             |(
-                model,
-                messages,
-                tools,
+                (model, messages, tools),
                 tool_choice,
                 (parallel_tool_calls, max_tokens, temperature, random_seed),
                 (prompt_mode, safe_prompt, extra),
@@ -227,15 +210,6 @@ fn request() -> impl Strategy<Value = Request> {
         )
 }
 
-fn finish_reason() -> impl Strategy<Value = FinishReason> {
-    prop_oneof![
-        Just(FinishReason::Stop),
-        Just(FinishReason::ModelLength),
-        Just(FinishReason::ToolCalls),
-        other_str(FinishReason::KNOWN).prop_map(FinishReason::Other),
-    ]
-}
-
 fn usage() -> impl Strategy<Value = Usage> {
     (0u64..1000, 0u64..1000, maybe(0u64..1000)).prop_map(|(i, o, cached)| Usage {
         prompt_tokens: Some(i),
@@ -253,7 +227,7 @@ fn response() -> impl Strategy<Value = Response> {
     let choice = (
         maybe(content()),
         maybe(prop::collection::vec(tool_call(), 0..3)),
-        maybe(finish_reason()),
+        maybe(open(FinishReason::KNOWN)),
     )
         .prop_map(|(content, tool_calls, finish_reason)| Choice {
             index: Some(0),
@@ -294,8 +268,12 @@ fn stream_event() -> impl Strategy<Value = StreamEvent> {
             tool_calls,
             extra: Extra::new(),
         });
-    let choice = (maybe(delta), maybe(finish_reason()), any::<bool>()).prop_map(
-        |(delta, finish_reason, null_finish)| {
+    let choice = (
+        maybe(delta),
+        maybe(open(FinishReason::KNOWN)),
+        any::<bool>(),
+    )
+        .prop_map(|(delta, finish_reason, null_finish)| {
             let mut extra = Extra::new();
             if finish_reason.is_none() && null_finish {
                 extra.mark_null("finish_reason");
@@ -307,8 +285,7 @@ fn stream_event() -> impl Strategy<Value = StreamEvent> {
                 logprobs: None,
                 extra,
             }
-        },
-    );
+        });
     prop_oneof![
         (
             maybe("[0-9a-f]{32}"),
@@ -333,19 +310,8 @@ fn stream_event() -> impl Strategy<Value = StreamEvent> {
     ]
 }
 
-proptest! {
-    #[test]
-    fn request_read_after_write_is_identity(r in request()) {
-        assert_identity(&r)?;
-    }
-
-    #[test]
-    fn response_read_after_write_is_identity(r in response()) {
-        assert_identity(&r)?;
-    }
-
-    #[test]
-    fn stream_event_read_after_write_is_identity(e in stream_event()) {
-        assert_identity(&e)?;
-    }
+identity_properties! {
+    request_read_after_write_is_identity => request(),
+    response_read_after_write_is_identity => response(),
+    stream_event_read_after_write_is_identity => stream_event(),
 }

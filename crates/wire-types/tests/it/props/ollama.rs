@@ -3,16 +3,6 @@
 use super::*;
 use wire_types::ollama::*;
 
-fn role() -> impl Strategy<Value = Role> {
-    prop_oneof![
-        Just(Role::System),
-        Just(Role::User),
-        Just(Role::Assistant),
-        Just(Role::Tool),
-        other_str(Role::KNOWN).prop_map(Role::Other),
-    ]
-}
-
 fn tool_call() -> impl Strategy<Value = ToolCall> {
     (
         maybe(ident()),
@@ -37,7 +27,7 @@ fn tool_call() -> impl Strategy<Value = ToolCall> {
 
 fn message() -> impl Strategy<Value = Message> {
     (
-        role(),
+        open(Role::KNOWN),
         maybe(text()),
         maybe(text()),
         maybe(prop::collection::vec("[A-Za-z0-9+/]{4,40}", 0..3)),
@@ -71,21 +61,7 @@ fn message() -> impl Strategy<Value = Message> {
 }
 
 fn tool() -> impl Strategy<Value = Tool> {
-    (
-        ident(),
-        maybe(text()),
-        maybe(object().prop_map(Value::Object)),
-    )
-        .prop_map(|(name, description, parameters)| Tool {
-            kind: Some("function".to_owned()),
-            function: FunctionDef {
-                name,
-                description,
-                parameters,
-                extra: Extra::new(),
-            },
-            extra: Extra::new(),
-        })
+    function_tool()
 }
 
 fn format() -> impl Strategy<Value = Format> {
@@ -105,9 +81,7 @@ fn think() -> impl Strategy<Value = Think> {
 
 fn request() -> impl Strategy<Value = Request> {
     (
-        ident(),
-        prop::collection::vec(message(), 0..6),
-        maybe(prop::collection::vec(tool(), 0..3)),
+        conversation(message(), tool()),
         (maybe(format()), maybe(object()), maybe(any::<bool>())),
         (
             maybe(prop_oneof![
@@ -119,7 +93,7 @@ fn request() -> impl Strategy<Value = Request> {
         ),
     )
         .prop_map(
-            |(model, messages, tools, (format, options, stream), (keep_alive, think, extra))| {
+            |((model, messages, tools), (format, options, stream), (keep_alive, think, extra))| {
                 Request {
                     model,
                     messages,
@@ -136,20 +110,11 @@ fn request() -> impl Strategy<Value = Request> {
         )
 }
 
-fn done_reason() -> impl Strategy<Value = DoneReason> {
-    prop_oneof![
-        Just(DoneReason::Stop),
-        Just(DoneReason::Length),
-        Just(DoneReason::Unload),
-        other_str(DoneReason::KNOWN).prop_map(DoneReason::Other),
-    ]
-}
-
 fn response() -> impl Strategy<Value = Response> {
     (
         (maybe(ident()), maybe(text())),
         maybe(message()),
-        (maybe(any::<bool>()), maybe(done_reason())),
+        (maybe(any::<bool>()), maybe(open(DoneReason::KNOWN))),
         (
             maybe(any::<u64>()),
             maybe(0u64..100_000),
@@ -197,19 +162,8 @@ fn stream_event() -> impl Strategy<Value = StreamEvent> {
     ]
 }
 
-proptest! {
-    #[test]
-    fn request_read_after_write_is_identity(r in request()) {
-        assert_identity(&r)?;
-    }
-
-    #[test]
-    fn response_read_after_write_is_identity(r in response()) {
-        assert_identity(&r)?;
-    }
-
-    #[test]
-    fn stream_event_read_after_write_is_identity(e in stream_event()) {
-        assert_identity(&e)?;
-    }
+identity_properties! {
+    request_read_after_write_is_identity => request(),
+    response_read_after_write_is_identity => response(),
+    stream_event_read_after_write_is_identity => stream_event(),
 }

@@ -1,4 +1,4 @@
-//! `openai_chat`: requests and responses survive write → read.
+//! `openai_chat`: requests, responses and stream events survive write → read.
 
 use super::*;
 use wire_types::openai_chat::*;
@@ -7,20 +7,12 @@ use wire_types::{Arguments, TextOrParts};
 fn part() -> impl Strategy<Value = ContentPart> {
     prop_oneof![
         (text(), extra()).prop_map(|(text, extra)| ContentPart::Text(TextPart { text, extra })),
-        (
-            text(),
-            maybe(prop_oneof![Just("low".to_owned()), Just("auto".to_owned())])
-        )
-            .prop_map(|(url, detail)| {
-                ContentPart::ImageUrl(ImageUrlPart {
-                    image_url: ImageUrl {
-                        url,
-                        detail,
-                        extra: Extra::new(),
-                    },
-                    extra: Extra::new(),
-                })
-            }),
+        image_url().prop_map(|image_url| {
+            ContentPart::ImageUrl(ImageUrlPart {
+                image_url,
+                extra: Extra::new(),
+            })
+        }),
         (text(), text()).prop_map(|(data, format)| ContentPart::InputAudio(InputAudioPart {
             input_audio: InputAudio {
                 data,
@@ -51,10 +43,7 @@ fn part() -> impl Strategy<Value = ContentPart> {
 }
 
 fn content() -> impl Strategy<Value = TextOrParts<ContentPart>> {
-    prop_oneof![
-        text().prop_map(TextOrParts::Text),
-        prop::collection::vec(part(), 0..4).prop_map(TextOrParts::Parts),
-    ]
+    text_or_parts(part())
 }
 
 fn arguments() -> impl Strategy<Value = Arguments> {
@@ -169,9 +158,7 @@ fn tool() -> impl Strategy<Value = Tool> {
 
 fn tool_choice() -> impl Strategy<Value = ToolChoice> {
     prop_oneof![
-        prop_oneof![Just("auto"), Just("none"), Just("required")]
-            .prop_map(|m| ToolChoice::Mode(m.into())),
-        other_str(ToolChoiceMode::KNOWN).prop_map(|m| ToolChoice::Mode(ToolChoiceMode::Other(m))),
+        open(ToolChoiceMode::KNOWN).prop_map(ToolChoice::Mode),
         ident().prop_map(
             |name| ToolChoice::Named(NamedToolChoice::Function(FunctionChoice {
                 function: NameRef {
@@ -186,9 +173,7 @@ fn tool_choice() -> impl Strategy<Value = ToolChoice> {
 
 fn request() -> impl Strategy<Value = Request> {
     (
-        ident(),
-        prop::collection::vec(message(), 0..6),
-        maybe(prop::collection::vec(tool(), 0..3)),
+        conversation(message(), tool()),
         maybe(tool_choice()),
         (
             maybe(any::<bool>()),
@@ -204,9 +189,7 @@ fn request() -> impl Strategy<Value = Request> {
     )
         .prop_map(
             |(
-                model,
-                messages,
-                tools,
+                (model, messages, tools),
                 tool_choice,
                 (parallel_tool_calls, max_completion_tokens, temperature, top_p),
                 (seed, reasoning_effort, extra),
@@ -268,14 +251,150 @@ fn response() -> impl Strategy<Value = Response> {
         })
 }
 
-proptest! {
-    #[test]
-    fn request_read_after_write_is_identity(r in request()) {
-        assert_identity(&r)?;
-    }
+fn finish_reason() -> impl Strategy<Value = FinishReason> {
+    prop_oneof![
+        Just(FinishReason::Stop),
+        Just(FinishReason::ToolCalls),
+        Just(FinishReason::Other(String::new())),
+        other_str(FinishReason::KNOWN).prop_map(FinishReason::Other),
+    ]
+}
 
-    #[test]
-    fn response_read_after_write_is_identity(r in response()) {
-        assert_identity(&r)?;
-    }
+fn signature() -> impl Strategy<Value = ExtraContent> {
+    (ident(), any::<bool>()).prop_map(|(thought_signature, vertex)| {
+        let holder = Some(ThoughtSignatureHolder {
+            thought_signature: Some(thought_signature),
+            extra: Extra::new(),
+        });
+        if vertex {
+            ExtraContent {
+                vertex: holder,
+                ..Default::default()
+            }
+        } else {
+            ExtraContent {
+                google: holder,
+                ..Default::default()
+            }
+        }
+    })
+}
+
+fn tool_call_delta() -> impl Strategy<Value = ToolCallDelta> {
+    (
+        maybe(0u32..4),
+        maybe(ident()),
+        maybe(Just(ToolCallType::Function)),
+        maybe((maybe(ident()), maybe(text()))),
+        maybe(signature()),
+        extra(),
+    )
+        .prop_map(
+            |(index, id, kind, function, extra_content, extra)| ToolCallDelta {
+                index,
+                id,
+                kind,
+                function: function.map(|(name, arguments)| FunctionCallDelta {
+                    name,
+                    arguments,
+                    extra: Extra::new(),
+                }),
+                extra_content,
+                extra,
+            },
+        )
+}
+
+fn chunk_choice() -> impl Strategy<Value = ChunkChoice> {
+    (
+        maybe(0u32..3),
+        maybe((
+            maybe(prop_oneof![
+                Just(String::new()),
+                Just("assistant".to_owned())
+            ]),
+            maybe(text()),
+            maybe(text()),
+            maybe(prop::collection::vec(tool_call_delta(), 0..3)),
+            maybe(signature()),
+        )),
+        maybe(finish_reason()),
+        maybe(prop::collection::vec((text(), number()), 0..3)),
+        maybe(object()),
+    )
+        .prop_map(
+            |(index, delta, finish_reason, logprobs, content_filter_results)| ChunkChoice {
+                index,
+                delta: delta.map(
+                    |(role, content, reasoning, tool_calls, extra_content)| Delta {
+                        role,
+                        content,
+                        reasoning,
+                        tool_calls,
+                        extra_content,
+                        ..Default::default()
+                    },
+                ),
+                finish_reason,
+                logprobs: logprobs.map(|l| ChunkLogprobs {
+                    content: Some(
+                        l.into_iter()
+                            .map(|(token, logprob)| Logprob {
+                                token,
+                                logprob,
+                                bytes: None,
+                                top_logprobs: Some(Vec::new()),
+                                extra: Extra::new(),
+                            })
+                            .collect(),
+                    ),
+                    ..Default::default()
+                }),
+                content_filter_results,
+                extra: Extra::new(),
+            },
+        )
+}
+
+fn stream_event() -> impl Strategy<Value = StreamEvent> {
+    prop_oneof![
+        4 => (
+            ident(),
+            maybe(prop::collection::vec(chunk_choice(), 0..3)),
+            maybe((0u64..1000, 0u64..1000)),
+            maybe(ident()),
+            extra(),
+        )
+            .prop_map(|(id, choices, usage, obfuscation, extra)| {
+                StreamEvent::Chunk(Chunk {
+                    id: Some(id),
+                    object: Some("chat.completion.chunk".to_owned()),
+                    choices,
+                    usage: usage.map(|(i, o)| Usage {
+                        prompt_tokens: Some(i),
+                        completion_tokens: Some(o),
+                        ..Default::default()
+                    }),
+                    obfuscation,
+                    extra,
+                    ..Default::default()
+                })
+            }),
+        1 => (maybe(text()), maybe(ident())).prop_map(|(message, kind)| {
+            StreamEvent::Error(ErrorResponse {
+                error: ErrorDetail {
+                    message,
+                    kind,
+                    ..Default::default()
+                },
+                extra: Extra::new(),
+            })
+        }),
+    ]
+}
+
+identity_properties! {
+    request_read_after_write_is_identity => request(),
+    response_read_after_write_is_identity => response(),
+    stream_event_read_after_write_is_identity => stream_event(),
 }

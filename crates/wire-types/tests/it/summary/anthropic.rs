@@ -125,6 +125,11 @@ fn block(b: &ContentBlock) -> String {
         ContentBlock::RedactedThinking(r) => {
             format!("redacted_thinking {}{}", opaque(&r.data), extra(&r.extra))
         }
+        ContentBlock::Compaction(c) => format!(
+            "compaction \"{}\"{}",
+            short(c.content.as_deref().unwrap_or(""), 40),
+            extra(&c.extra)
+        ),
         other => format!("OTHER {}", other.tag()),
     }
 }
@@ -153,18 +158,54 @@ fn content(out: &mut String, head: &str, content: &TextOrParts<ContentBlock>) {
     }
 }
 
-fn usage(u: &Usage) -> String {
-    let mut s = format!("usage in {} out {}", n(u.input_tokens), n(u.output_tokens));
-    if u.cache_read_input_tokens.is_some() || u.cache_creation_input_tokens.is_some() {
+/// The [`counts`] of a usage object (`Usage` and `MessageDeltaUsage` share the names).
+macro_rules! counts {
+    ($u:expr) => {
+        counts(
+            ($u.input_tokens, $u.output_tokens),
+            ($u.cache_read_input_tokens, $u.cache_creation_input_tokens),
+            $u.cache_creation.as_ref(),
+            $u.server_tool_use.as_ref(),
+            $u.output_tokens_details.as_ref(),
+        )
+    };
+}
+
+fn delta_usage(u: &MessageDeltaUsage) -> String {
+    let mut s = counts!(u);
+    for it in u.iterations.iter().flatten() {
         write!(
             s,
-            " cache read {} write {}",
-            n(u.cache_read_input_tokens),
-            n(u.cache_creation_input_tokens)
+            " [{} in {} out {}]",
+            it.kind.as_deref().unwrap_or("-"),
+            n(it.input_tokens),
+            n(it.output_tokens)
         )
         .unwrap();
     }
-    if let Some(c) = &u.cache_creation {
+    s.push_str(&extra(&u.extra));
+    s
+}
+
+fn usage(u: &Usage) -> String {
+    let mut s = counts!(u);
+    s.push_str(&extra(&u.extra));
+    s
+}
+
+/// The counts a response's usage and a `message_delta`'s share.
+fn counts(
+    (input, output): (Option<u64>, Option<u64>),
+    (cache_read, cache_write): (Option<u64>, Option<u64>),
+    cache_creation: Option<&CacheCreation>,
+    server_tool_use: Option<&ServerToolUsage>,
+    details: Option<&OutputTokensDetails>,
+) -> String {
+    let mut s = format!("usage in {} out {}", n(input), n(output));
+    if cache_read.is_some() || cache_write.is_some() {
+        write!(s, " cache read {} write {}", n(cache_read), n(cache_write)).unwrap();
+    }
+    if let Some(c) = cache_creation {
         write!(
             s,
             " (5m {}, 1h {})",
@@ -173,7 +214,7 @@ fn usage(u: &Usage) -> String {
         )
         .unwrap();
     }
-    if let Some(t) = &u.server_tool_use {
+    if let Some(t) = server_tool_use {
         write!(
             s,
             " server_tools search {} fetch {}",
@@ -182,10 +223,9 @@ fn usage(u: &Usage) -> String {
         )
         .unwrap();
     }
-    if let Some(d) = &u.output_tokens_details {
+    if let Some(d) = details {
         write!(s, " thinking {}", n(d.thinking_tokens)).unwrap();
     }
-    s.push_str(&extra(&u.extra));
     s
 }
 
@@ -344,6 +384,10 @@ pub fn event(e: &StreamEvent) -> String {
                         .and_then(|t| t.as_str())
                         .unwrap_or("?")
                 ),
+                BlockDelta::Compaction(c) => format!(
+                    "compaction_delta \"{}\"",
+                    short(c.content.as_deref().unwrap_or(""), 30)
+                ),
                 other => format!("OTHER {}", other.tag()),
             };
             format!(
@@ -356,7 +400,7 @@ pub fn event(e: &StreamEvent) -> String {
             format!("content_block_stop[{}]{}", s.index, extra(&s.extra))
         }
         StreamEvent::MessageDelta(d) => format!(
-            "message_delta stop {}{}{}{}",
+            "message_delta stop {}{}{}{}{}",
             d.delta
                 .stop_reason
                 .as_ref()
@@ -365,7 +409,14 @@ pub fn event(e: &StreamEvent) -> String {
             extra(&d.delta.extra),
             d.usage
                 .as_ref()
-                .map(|u| format!(" {}", usage(u)))
+                .map(|u| format!(" {}", delta_usage(u)))
+                .unwrap_or_default(),
+            d.context_management
+                .as_ref()
+                .map(|c| format!(
+                    " context edits {}",
+                    c.applied_edits.iter().flatten().count()
+                ))
                 .unwrap_or_default(),
             extra(&d.extra)
         ),

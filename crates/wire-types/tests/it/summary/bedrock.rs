@@ -98,13 +98,31 @@ fn message(out: &mut String, m: &Message) {
 }
 
 fn usage(u: &Usage) -> String {
+    let details: Vec<String> = u
+        .cache_details
+        .iter()
+        .flatten()
+        .map(|d| {
+            format!(
+                "{}:{}{}",
+                d.ttl.as_deref().unwrap_or("-"),
+                d.input_tokens.map(|n| n.to_string()).unwrap_or("-".into()),
+                extra(&d.extra)
+            )
+        })
+        .collect();
     format!(
-        "usage in {} out {} total {} cache read {:?} write {:?}{}",
+        "usage in {} out {} total {} cache read {:?} write {:?}{}{}",
         u.input_tokens,
         u.output_tokens,
         u.total_tokens,
         u.cache_read_input_tokens,
         u.cache_write_input_tokens,
+        if details.is_empty() {
+            String::new()
+        } else {
+            format!(" cacheDetails [{}]", details.join(", "))
+        },
         extra(&u.extra)
     )
 }
@@ -191,6 +209,7 @@ pub fn event(e: &StreamEvent) -> String {
             let what = match &s.start {
                 ContentBlockStart::ToolUse(u) => format!("toolUse {} {}", u.tool_use_id, u.name),
                 ContentBlockStart::ToolResult(r) => format!("toolResult {}", r.tool_use_id),
+                ContentBlockStart::Image(i) => format!("image {}", i.format),
                 other => format!("OTHER {}", other.key()),
             };
             format!(
@@ -215,7 +234,22 @@ pub fn event(e: &StreamEvent) -> String {
                     }
                     other => format!("reasoning OTHER {}", other.key()),
                 },
-                ContentBlockDelta::Citation(c) => format!("citation {}", short(&c.to_string(), 30)),
+                ContentBlockDelta::Citation(c) => format!(
+                    "citation {}{}",
+                    short(
+                        c.title.as_deref().or(c.source.as_deref()).unwrap_or("-"),
+                        30
+                    ),
+                    extra(&c.extra)
+                ),
+                ContentBlockDelta::ToolResult(r) => format!("toolResult {} pieces", r.len()),
+                ContentBlockDelta::Image(i) => format!(
+                    "image {}",
+                    i.source
+                        .as_ref()
+                        .map(source)
+                        .unwrap_or_else(|| "error".into())
+                ),
                 other => format!("OTHER {}", other.key()),
             };
             format!(

@@ -1,6 +1,6 @@
 //! Summaries for `cohere`.
 
-use super::extra;
+use super::{args, extra, tool_def};
 use crate::support::short;
 use std::fmt::Write;
 use wire_types::cohere::*;
@@ -35,13 +35,6 @@ fn content(content: &TextOrParts<Content>) -> String {
 fn items(ps: &[Content]) -> String {
     let names: Vec<String> = ps.iter().map(item).collect();
     format!("[{}]", names.join(", "))
-}
-
-fn args(a: &Arguments) -> String {
-    match a {
-        Arguments::Text(t) => format!("text {}", short(t, 60)),
-        Arguments::Json(v) => format!("json {}", short(&v.to_string(), 60)),
-    }
 }
 
 fn call(c: &ToolCall) -> String {
@@ -125,17 +118,7 @@ pub fn request(r: &Request) -> String {
         }
     }
     for t in r.tools.iter().flatten() {
-        writeln!(
-            out,
-            "  tool def {} (schema: {})",
-            t.function.name,
-            if t.function.parameters.is_some() {
-                "yes"
-            } else {
-                "none"
-            }
-        )
-        .unwrap();
+        tool_def(&mut out, &t.function.name, t.function.parameters.as_ref());
     }
     if let Some(c) = &r.tool_choice {
         writeln!(out, "  tool_choice {c}").unwrap();
@@ -300,6 +283,15 @@ pub fn event(e: &StreamEvent) -> String {
                 }
             }
             s.push_str(&extra(&m.extra));
+        }
+        StreamEvent::Debug(d) => {
+            write!(
+                s,
+                " prompt \"{}\"",
+                short(d.prompt.as_deref().unwrap_or(""), 30)
+            )
+            .unwrap();
+            s.push_str(&extra(&d.extra));
         }
         other => s = format!("OTHER {}", other.tag()),
     }

@@ -1,6 +1,6 @@
 //! Summaries for `mistral`.
 
-use super::extra;
+use super::{args, choice_line, choices_head, extra, tool_def};
 use crate::support::short;
 use std::fmt::Write;
 use wire_types::mistral::*;
@@ -40,13 +40,6 @@ fn content(content: &TextOrParts<ContentChunk>) -> String {
             let names: Vec<String> = ps.iter().map(chunk).collect();
             format!("[{}]", names.join(", "))
         }
-    }
-}
-
-fn args(a: &Arguments) -> String {
-    match a {
-        Arguments::Text(t) => format!("text {}", short(t, 60)),
-        Arguments::Json(v) => format!("json {}", short(&v.to_string(), 60)),
     }
 }
 
@@ -97,17 +90,7 @@ pub fn request(r: &Request) -> String {
         }
     }
     for t in r.tools.iter().flatten() {
-        writeln!(
-            out,
-            "  tool def {} (schema: {})",
-            t.function.name,
-            if t.function.parameters.is_some() {
-                "yes"
-            } else {
-                "none"
-            }
-        )
-        .unwrap();
+        tool_def(&mut out, &t.function.name, t.function.parameters.as_ref());
     }
     if let Some(c) = &r.tool_choice {
         writeln!(out, "  tool_choice {}", serde_json::to_string(c).unwrap()).unwrap();
@@ -133,12 +116,7 @@ fn usage(u: &Usage) -> String {
 }
 
 pub fn response(r: &Response) -> String {
-    let mut out = format!(
-        "model {} choices {}{}\n",
-        r.model.as_deref().unwrap_or("?"),
-        r.choices.len(),
-        extra(&r.extra)
-    );
+    let mut out = choices_head(r.model.as_deref(), r.choices.len(), &r.extra);
     for c in &r.choices {
         let m = &c.message;
         let text = m
@@ -146,14 +124,8 @@ pub fn response(r: &Response) -> String {
             .as_ref()
             .map(content)
             .unwrap_or_else(|| "(no content)".into());
-        writeln!(
-            out,
-            "  choice {} finish {} content {text}{}",
-            c.index.unwrap_or(0),
-            c.finish_reason.as_ref().map(|f| f.as_str()).unwrap_or("-"),
-            extra(&m.extra)
-        )
-        .unwrap();
+        let finish = c.finish_reason.as_ref().map(|f| f.as_str());
+        choice_line(&mut out, c.index, finish, &text, &m.extra);
         calls(&mut out, m.tool_calls.as_deref().unwrap_or_default());
     }
     if let Some(u) = &r.usage {

@@ -1,6 +1,6 @@
 //! Summaries for `ollama`.
 
-use super::extra;
+use super::{extra, tool_def};
 use crate::support::short;
 use std::fmt::Write;
 use wire_types::ollama::*;
@@ -58,17 +58,7 @@ pub fn request(r: &Request) -> String {
         out.push('\n');
     }
     for t in r.tools.iter().flatten() {
-        writeln!(
-            out,
-            "  tool def {} (schema: {})",
-            t.function.name,
-            if t.function.parameters.is_some() {
-                "yes"
-            } else {
-                "none"
-            }
-        )
-        .unwrap();
+        tool_def(&mut out, &t.function.name, t.function.parameters.as_ref());
     }
     if let Some(f) = &r.format {
         match f {

@@ -1,10 +1,10 @@
 //! Summaries for `openai_chat`.
 
-use super::extra;
+use super::{args, choice_line, choices_head, extra, tool_def};
 use crate::support::short;
 use std::fmt::Write;
+use wire_types::TextOrParts;
 use wire_types::openai_chat::*;
-use wire_types::{Arguments, TextOrParts};
 
 fn parts(content: &TextOrParts<ContentPart>) -> String {
     match content {
@@ -25,13 +25,6 @@ fn parts(content: &TextOrParts<ContentPart>) -> String {
                 .collect();
             format!("[{}]", names.join(", "))
         }
-    }
-}
-
-fn args(a: &Arguments) -> String {
-    match a {
-        Arguments::Text(t) => format!("text {}", short(t, 60)),
-        Arguments::Json(v) => format!("json {}", short(&v.to_string(), 60)),
     }
 }
 
@@ -74,17 +67,9 @@ pub fn request(r: &Request) -> String {
     }
     for t in r.tools.iter().flatten() {
         match t {
-            Tool::Function(f) => writeln!(
-                out,
-                "  tool def {} (schema: {})",
-                f.function.name,
-                if f.function.parameters.is_some() {
-                    "yes"
-                } else {
-                    "none"
-                }
-            )
-            .unwrap(),
+            Tool::Function(f) => {
+                tool_def(&mut out, &f.function.name, f.function.parameters.as_ref())
+            }
             other => writeln!(out, "  tool def {}", other.tag()).unwrap(),
         }
     }
@@ -95,12 +80,7 @@ pub fn request(r: &Request) -> String {
 }
 
 pub fn response(r: &Response) -> String {
-    let mut out = format!(
-        "model {} choices {}{}\n",
-        r.model.as_deref().unwrap_or("?"),
-        r.choices.len(),
-        extra(&r.extra)
-    );
+    let mut out = choices_head(r.model.as_deref(), r.choices.len(), &r.extra);
     for c in &r.choices {
         let m = &c.message;
         let content = m
@@ -108,14 +88,8 @@ pub fn response(r: &Response) -> String {
             .as_ref()
             .map(parts)
             .unwrap_or_else(|| "(no content)".into());
-        writeln!(
-            out,
-            "  choice {} finish {} content {content}{}",
-            c.index.unwrap_or(0),
-            c.finish_reason.as_ref().map(|f| f.as_str()).unwrap_or("-"),
-            extra(&m.extra)
-        )
-        .unwrap();
+        let finish = c.finish_reason.as_ref().map(|f| f.as_str());
+        choice_line(&mut out, c.index, finish, &content, &m.extra);
         if let Some(r) = &m.refusal {
             writeln!(out, "    refusal \"{}\"", short(r, 60)).unwrap();
         }
@@ -136,39 +110,78 @@ pub fn response(r: &Response) -> String {
     out
 }
 
+/// The thought signature of Gemini's `extra_content`, either namespace.
+fn signature(x: Option<&ExtraContent>) -> Option<&str> {
+    let x = x?;
+    x.google
+        .as_ref()
+        .or(x.vertex.as_ref())?
+        .thought_signature
+        .as_deref()
+}
+
 pub fn event(e: &StreamEvent) -> String {
     match e {
         StreamEvent::Error(e) => format!("error {}", e.error.message.as_deref().unwrap_or("")),
         StreamEvent::Chunk(c) => {
             let mut s = String::from("chunk");
-            for ch in &c.choices {
+            if c.choices.is_none() {
+                s.push_str(" (no choices)");
+            }
+            for ch in c.choices.iter().flatten() {
                 if let Some(d) = &ch.delta {
+                    if let Some(r) = &d.role {
+                        if r.is_empty() {
+                            s.push_str(" role \"\"");
+                        }
+                    }
                     if let Some(t) = &d.content {
                         write!(s, " content \"{}\"", short(t, 30)).unwrap();
                     }
-                    if let Some(t) = &d.reasoning_content {
+                    if let Some(t) = d.reasoning_content.as_ref().or(d.reasoning.as_ref()) {
                         write!(s, " reasoning \"{}\"", short(t, 30)).unwrap();
                     }
                     if let Some(t) = &d.refusal {
                         write!(s, " refusal \"{}\"", short(t, 30)).unwrap();
+                    }
+                    if let Some(sig) = signature(d.extra_content.as_ref()) {
+                        write!(s, " signature \"{}\"", short(sig, 12)).unwrap();
                     }
                     for tc in d.tool_calls.iter().flatten() {
                         let f = tc.function.as_ref();
                         write!(
                             s,
                             " tool_call[{}] {}{}",
-                            tc.index.unwrap_or(0),
+                            tc.index.map(|i| i.to_string()).unwrap_or("-".into()),
                             f.and_then(|f| f.name.as_deref()).unwrap_or(""),
                             f.and_then(|f| f.arguments.as_deref())
                                 .map(|a| format!(" +args \"{}\"", short(a, 30)))
                                 .unwrap_or_default()
                         )
                         .unwrap();
+                        if let Some(id) = &tc.id {
+                            write!(s, " id {id}").unwrap();
+                        }
+                        if let Some(sig) = signature(tc.extra_content.as_ref()) {
+                            write!(s, " signature \"{}\"", short(sig, 12)).unwrap();
+                        }
                     }
                 }
-                if let Some(f) = &ch.finish_reason {
-                    write!(s, " finish {f}").unwrap();
+                match &ch.finish_reason {
+                    Some(f) if f.as_str().is_empty() => s.push_str(" finish \"\""),
+                    Some(f) => write!(s, " finish {f}").unwrap(),
+                    None => {}
                 }
+                if let Some(l) = &ch.logprobs {
+                    let n = l.content.iter().chain(l.refusal.iter()).flatten().count();
+                    write!(s, " logprobs {n}").unwrap();
+                }
+                if ch.content_filter_results.is_some() {
+                    s.push_str(" filtered");
+                }
+            }
+            if let Some(p) = &c.prompt_filter_results {
+                write!(s, " prompt_filter_results {}", p.len()).unwrap();
             }
             if let Some(u) = &c.usage {
                 write!(s, " usage {:?}/{:?}", u.prompt_tokens, u.completion_tokens).unwrap();

@@ -1,10 +1,10 @@
 //! Summaries for `openai_responses`.
 
-use super::extra;
+use super::{args, extra};
 use crate::support::short;
 use std::fmt::Write;
+use wire_types::TextOrParts;
 use wire_types::openai_responses::*;
-use wire_types::{Arguments, TextOrParts};
 
 fn part(p: &ContentPart) -> String {
     match p {
@@ -62,13 +62,6 @@ fn parts(content: &TextOrParts<ContentPart>) -> String {
             let names: Vec<String> = ps.iter().map(part).collect();
             format!("[{}]", names.join(", "))
         }
-    }
-}
-
-fn args(a: &Arguments) -> String {
-    match a {
-        Arguments::Text(t) => format!("text {}", short(t, 60)),
-        Arguments::Json(v) => format!("json {}", short(&v.to_string(), 60)),
     }
 }
 
@@ -267,6 +260,15 @@ pub fn response(r: &Response) -> String {
     out
 }
 
+/// A `.done` event's final text.
+fn done_text(name: &str, index: u32, item: &str, text: &str, x: &wire_types::Extra) -> String {
+    format!(
+        "{name} [{index}] {item} \"{}\"{}",
+        short(text, 40),
+        extra(x)
+    )
+}
+
 pub fn event(e: &StreamEvent) -> String {
     let name = e.tag().trim_start_matches("response.").to_owned();
     match e {
@@ -334,21 +336,110 @@ pub fn event(e: &StreamEvent) -> String {
             short(&d.refusal, 40),
             extra(&d.extra)
         ),
-        StreamEvent::FunctionCallArgumentsDelta(d) => format!(
+        StreamEvent::FunctionCallArgumentsDelta(d)
+        | StreamEvent::CustomToolCallInputDelta(d)
+        | StreamEvent::CodeInterpreterCallCodeDelta(d)
+        | StreamEvent::McpCallArgumentsDelta(d)
+        | StreamEvent::ApplyPatchCallOperationDiffDelta(d) => format!(
             "{name} [{}] {} \"{}\"{}",
             d.output_index,
             d.item_id,
             short(&d.delta, 30),
             extra(&d.extra)
         ),
-        StreamEvent::FunctionCallArgumentsDone(d) => format!(
-            "{name} [{}] {}{} {}{}",
-            d.output_index,
-            d.item_id,
-            d.name.as_ref().map(|n| format!(" {n}")).unwrap_or_default(),
-            short(&d.arguments, 60),
-            extra(&d.extra)
+        StreamEvent::CustomToolCallInputDone(d) => {
+            done_text(&name, d.output_index, &d.item_id, &d.input, &d.extra)
+        }
+        StreamEvent::CodeInterpreterCallCodeDone(d) => {
+            done_text(&name, d.output_index, &d.item_id, &d.code, &d.extra)
+        }
+        StreamEvent::ApplyPatchCallOperationDiffDone(d) => {
+            done_text(&name, d.output_index, &d.item_id, &d.diff, &d.extra)
+        }
+        StreamEvent::WebSearchCallInProgress(i)
+        | StreamEvent::WebSearchCallSearching(i)
+        | StreamEvent::WebSearchCallCompleted(i)
+        | StreamEvent::FileSearchCallInProgress(i)
+        | StreamEvent::FileSearchCallSearching(i)
+        | StreamEvent::FileSearchCallCompleted(i)
+        | StreamEvent::CodeInterpreterCallInProgress(i)
+        | StreamEvent::CodeInterpreterCallInterpreting(i)
+        | StreamEvent::CodeInterpreterCallCompleted(i)
+        | StreamEvent::ImageGenerationCallInProgress(i)
+        | StreamEvent::ImageGenerationCallGenerating(i)
+        | StreamEvent::ImageGenerationCallCompleted(i)
+        | StreamEvent::McpCallInProgress(i)
+        | StreamEvent::McpCallCompleted(i)
+        | StreamEvent::McpCallFailed(i)
+        | StreamEvent::McpListToolsInProgress(i)
+        | StreamEvent::McpListToolsCompleted(i)
+        | StreamEvent::McpListToolsFailed(i)
+        | StreamEvent::CompactionCompacting(i) => {
+            format!(
+                "{name} [{}] {}{}",
+                i.output_index,
+                i.item_id,
+                extra(&i.extra)
+            )
+        }
+        StreamEvent::OutputTextAnnotationAdded(a) => format!(
+            "{name} [{}] {} part {} annotation {} {}{}",
+            a.output_index,
+            a.item_id,
+            a.content_index,
+            a.annotation_index,
+            a.annotation.as_ref().map(|x| x.tag()).unwrap_or("-"),
+            extra(&a.extra)
         ),
+        StreamEvent::ImageGenerationCallPartialImage(p) => format!(
+            "{name} [{}] {} image {} ({} base64 chars){}",
+            p.output_index,
+            p.item_id,
+            p.partial_image_index,
+            p.partial_image_b64.len(),
+            extra(&p.extra)
+        ),
+        StreamEvent::ShellCallCommandAdded(c)
+        | StreamEvent::ShellCallCommandDelta(c)
+        | StreamEvent::ShellCallCommandDone(c) => format!(
+            "{name} [{}] command {} \"{}\"{}",
+            c.output_index,
+            c.command_index,
+            short(
+                c.delta.as_deref().or(c.command.as_deref()).unwrap_or(""),
+                30
+            ),
+            extra(&c.extra)
+        ),
+        StreamEvent::ShellCallOutputContentDelta(o)
+        | StreamEvent::ShellCallOutputContentDone(o) => {
+            format!(
+                "{name} [{}] {} command {}{}",
+                o.output_index,
+                o.item_id,
+                o.command_index,
+                extra(&o.extra)
+            )
+        }
+        StreamEvent::AudioDelta(a)
+        | StreamEvent::AudioDone(a)
+        | StreamEvent::AudioTranscriptDelta(a)
+        | StreamEvent::AudioTranscriptDone(a) => format!(
+            "{name} \"{}\"{}",
+            short(a.delta.as_deref().unwrap_or(""), 30),
+            extra(&a.extra)
+        ),
+        StreamEvent::Keepalive(m) | StreamEvent::Ping(m) => format!("{name}{}", extra(&m.extra)),
+        StreamEvent::FunctionCallArgumentsDone(d) | StreamEvent::McpCallArgumentsDone(d) => {
+            format!(
+                "{name} [{}] {}{} {}{}",
+                d.output_index,
+                d.item_id,
+                d.name.as_ref().map(|n| format!(" {n}")).unwrap_or_default(),
+                short(&d.arguments, 60),
+                extra(&d.extra)
+            )
+        }
         StreamEvent::ReasoningSummaryPartAdded(p) | StreamEvent::ReasoningSummaryPartDone(p) => {
             format!(
                 "{name} [{}] {} summary {} {}",

@@ -1,0 +1,570 @@
+//! The entry points: decode, encode and convert requests and responses (from text or a
+//! `serde_json::Value`, to text or a `Value`), conversation items alone, tools arrays,
+//! schemas, and MCP's tool shapes.
+//!
+//! Every conversion runs the same pipeline: read the wire types → decode into the
+//! neutral model → resolve result names → (encoding) put results in call order → wrap
+//! the calls of non-object tools → map tool-call ids → encode → rewrite loss pointers
+//! into the input.
+
+use crate::codec::{Input, Out, Written, codec};
+use crate::ctx::{self, Ctx, SourceMap};
+use crate::{Error, Format, IdMap, Loss, Options, ids, mcp, model, passes, schema};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// The result of a conversion: the value, what could not be carried, and the tool-call
+/// ids that were rewritten for the target.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Converted<T> {
+    /// The converted body.
+    pub value: T,
+    /// Everything that was dropped, changed or moved, in input order where possible.
+    pub losses: Vec<Loss>,
+    /// Tool-call ids rewritten for the target (source → target); reverse it to map the
+    /// target's results back.
+    pub ids: IdMap,
+}
+
+/// The result of decoding: the neutral value and what decoding could not carry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decoded<T> {
+    /// The neutral value.
+    pub value: T,
+    /// What could not be carried into the neutral model (rare: an unknown part kept as
+    /// text, say).
+    pub losses: Vec<Loss>,
+    map: SourceMap,
+}
+
+impl<T> Decoded<T> {
+    /// Rewrites a neutral pointer (from an encoder's loss) into a pointer in the input
+    /// this value was decoded from. Without a source map ([`Options::source_map`] off)
+    /// the pointer comes back as it is.
+    pub fn source_path(&self, neutral: &str) -> String {
+        ctx::to_source(&ctx::index(&self.map, &[neutral]), neutral, self.map.format)
+    }
+}
+
+fn decode_request_from(
+    input: Input<'_>,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<model::Request>, Error> {
+    let codec = codec(from, "chat request")?;
+    let mut ctx = Ctx::new(from, options);
+    let mut value = codec.decode_request(input, &mut ctx)?;
+    value.source = Some(from);
+    passes::resolve_result_names(&mut value.messages);
+    Ok(Decoded {
+        value,
+        losses: ctx.take_losses(),
+        map: ctx.take_map(),
+    })
+}
+
+fn decode_response_from(
+    input: Input<'_>,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<model::Response>, Error> {
+    let codec = codec(from, "chat response")?;
+    let mut ctx = Ctx::new(from, options);
+    let mut value = codec.decode_response(input, &mut ctx)?;
+    value.source = Some(from);
+    Ok(Decoded {
+        value,
+        losses: ctx.take_losses(),
+        map: ctx.take_map(),
+    })
+}
+
+/// Encodes `req` as `to`, as `out` asks. Results are put in call order unless the request
+/// was decoded from `to` itself (which keeps its bytes).
+fn encode_request_as(
+    mut req: model::Request,
+    to: Format,
+    options: &Options,
+    out: Out,
+) -> Result<Converted<Written>, Error> {
+    let codec = codec(to, "chat request")?;
+    let mut ctx = Ctx::new(to, options);
+    ctx.source = req.source;
+    ctx.items_only = out == Out::Items;
+    if req.source != Some(to) {
+        passes::order_results(&mut req.messages, &mut ctx);
+    }
+    passes::wrap_non_object_calls(&mut req, &mut ctx);
+    if to != Format::OpenaiChat && req.settings.stream_usage == Some(false) {
+        ctx.dropped(
+            crate::LossCode::StreamChanged,
+            "/settings/stream_usage",
+            format!("{to} streams always report their usage"),
+        );
+    }
+    let ids = ids::map_request(&mut req, &mut ctx);
+    let value = codec.encode_request(req, out, &mut ctx)?;
+    Ok(Converted {
+        value,
+        losses: ctx.take_losses(),
+        ids,
+    })
+}
+
+fn encode_response_as(
+    mut resp: model::Response,
+    to: Format,
+    options: &Options,
+    out: Out,
+) -> Result<Converted<Written>, Error> {
+    let codec = codec(to, "chat response")?;
+    let mut ctx = Ctx::new(to, options);
+    ctx.source = resp.source;
+    let ids = ids::map_response(&mut resp, &mut ctx);
+    let value = codec.encode_response(resp, out, &mut ctx)?;
+    Ok(Converted {
+        value,
+        losses: ctx.take_losses(),
+        ids,
+    })
+}
+
+/// A conversion's end: the decoder's losses, then the encoder's with their pointers
+/// rewritten into the input; with [`Options::strict`], any loss is an error.
+fn finish(
+    decode_losses: Vec<Loss>,
+    map: &SourceMap,
+    mut encoded: Converted<Written>,
+    options: &Options,
+) -> Result<Converted<Written>, Error> {
+    let mut losses = decode_losses;
+    if !encoded.losses.is_empty() {
+        let paths: Vec<&str> = encoded.losses.iter().map(|l| l.path.as_str()).collect();
+        let index = ctx::index(map, &paths);
+        drop(paths);
+        for mut loss in encoded.losses {
+            loss.path = ctx::to_source(&index, &loss.path, map.format);
+            losses.push(loss);
+        }
+    }
+    encoded.losses = losses;
+    strict(encoded, options)
+}
+
+fn strict<T>(out: Converted<T>, options: &Options) -> Result<Converted<T>, Error> {
+    if options.strict && !out.losses.is_empty() {
+        return Err(Error::Lossy { losses: out.losses });
+    }
+    Ok(out)
+}
+
+/// The output each caller asked for with its [`Out`]; another is a bug in this crate,
+/// reported as an error rather than a panic.
+fn mismatch() -> Error {
+    Error::invalid(
+        "",
+        "internal error: an encoder wrote another output than was asked",
+    )
+}
+
+impl Converted<Written> {
+    fn text(self) -> Result<Converted<String>, Error> {
+        self.try_map(|w| match w {
+            Written::Text(t) => Ok(t),
+            _ => Err(mismatch()),
+        })
+    }
+
+    fn value(self) -> Result<Converted<Value>, Error> {
+        self.try_map(|w| match w {
+            Written::Value(v) => Ok(v),
+            _ => Err(mismatch()),
+        })
+    }
+
+    fn items(self) -> Result<Converted<Vec<Box<RawValue>>>, Error> {
+        self.try_map(|w| match w {
+            Written::Items(i) => Ok(i),
+            _ => Err(mismatch()),
+        })
+    }
+}
+
+impl<T> Converted<T> {
+    fn try_map<U>(self, f: impl FnOnce(T) -> Result<U, Error>) -> Result<Converted<U>, Error> {
+        Ok(Converted {
+            value: f(self.value)?,
+            losses: self.losses,
+            ids: self.ids,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Requests and responses
+
+/// Reads a request body of format `from` into the neutral model.
+///
+/// ```
+/// use wire_convert::{Format, Options, decode_request};
+///
+/// let body = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}]}"#;
+/// let request = decode_request(body, Format::OpenaiChat, &Options::default())?.value;
+/// assert_eq!(request.messages[0].joined_text(), "Hi");
+/// assert_eq!(request.source, Some(Format::OpenaiChat));
+/// # Ok::<(), wire_convert::Error>(())
+/// ```
+pub fn decode_request(
+    body: &str,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<model::Request>, Error> {
+    decode_request_from(Input::Text(body), from, options)
+}
+
+/// [`decode_request`] of a body held as a `serde_json::Value`.
+pub fn decode_request_value(
+    body: &Value,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<model::Request>, Error> {
+    decode_request_from(Input::Value(body), from, options)
+}
+
+/// Reads a response body of format `from` into the neutral model.
+///
+/// ```
+/// use wire_convert::{Format, Options, decode_response};
+///
+/// let body = r#"{"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+///     "content": [{"type": "text", "text": "Hi"}], "stop_reason": "end_turn",
+///     "usage": {"input_tokens": 3, "output_tokens": 1}}"#;
+/// let mut options = Options::default();
+/// options.source_map = false; // written back to Anthropic only: no source pointers needed
+/// let decoded = decode_response(body, Format::Anthropic, &options)?;
+/// assert_eq!(decoded.value.choices[0].message.joined_text(), "Hi");
+/// assert!(decoded.losses.is_empty());
+/// # Ok::<(), wire_convert::Error>(())
+/// ```
+pub fn decode_response(
+    body: &str,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<model::Response>, Error> {
+    decode_response_from(Input::Text(body), from, options)
+}
+
+/// [`decode_response`] of a body held as a `serde_json::Value`.
+pub fn decode_response_value(
+    body: &Value,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<model::Response>, Error> {
+    decode_response_from(Input::Value(body), from, options)
+}
+
+/// Writes a neutral request as a body of format `to` (JSON text).
+///
+/// The request's [`source`](model::Request::source) says which format it was decoded
+/// from: the encoder then treats it as that format's own history where it matters (a
+/// Gemini conversation written back to Gemini gets no stand-in thought signatures, and
+/// its tool results stay in the order they are in). Loss paths point into the neutral
+/// value's JSON (use [`Decoded::source_path`] to point into a decoded input).
+pub fn encode_request(
+    request: model::Request,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<String>, Error> {
+    strict(
+        encode_request_as(request, to, options, Out::Text)?.text()?,
+        options,
+    )
+}
+
+/// [`encode_request`], written as a `serde_json::Value`.
+pub fn encode_request_value(
+    request: model::Request,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<Value>, Error> {
+    strict(
+        encode_request_as(request, to, options, Out::Value)?.value()?,
+        options,
+    )
+}
+
+/// [`encode_request`], but only the conversation items are written — `to`'s messages
+/// (Responses input items, Gemini contents) — each as its own JSON text, ready to be
+/// appended to a conversation held in that format. Nothing else is built, so it is the
+/// cheap way to write a few messages (an agent's follow-up turn). Only losses under
+/// `/messages` are reported, since nothing else of the request is written.
+///
+/// ```
+/// use wire_convert::model::{Message, Request, Role};
+/// use wire_convert::{Format, Options, encode_messages};
+///
+/// let request = Request {
+///     messages: vec![Message::text(Role::User, "Hello")],
+///     ..Default::default()
+/// };
+/// let items = encode_messages(request, Format::Gemini, &Options::default())?;
+/// assert_eq!(items.value.len(), 1);
+/// assert_eq!(items.value[0].get(), r#"{"role":"user","parts":[{"text":"Hello"}]}"#);
+/// # Ok::<(), wire_convert::Error>(())
+/// ```
+pub fn encode_messages(
+    request: model::Request,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<Vec<Box<RawValue>>>, Error> {
+    strict(
+        encode_request_as(request, to, options, Out::Items)?.items()?,
+        options,
+    )
+}
+
+/// Writes a neutral response as a body of format `to` (see [`encode_request`]).
+pub fn encode_response(
+    response: model::Response,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<String>, Error> {
+    strict(
+        encode_response_as(response, to, options, Out::Text)?.text()?,
+        options,
+    )
+}
+
+/// [`encode_response`], written as a `serde_json::Value`.
+pub fn encode_response_value(
+    response: model::Response,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<Value>, Error> {
+    strict(
+        encode_response_as(response, to, options, Out::Value)?.value()?,
+        options,
+    )
+}
+
+/// Converts a request body from one format to another (JSON text in, JSON text out).
+/// Loss paths point into the input.
+pub fn convert_request(
+    body: &str,
+    from: Format,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<String>, Error> {
+    let Decoded { value, losses, map } = decode_request_from(Input::Text(body), from, options)?;
+    let encoded = encode_request_as(value, to, options, Out::Text)?;
+    finish(losses, &map, encoded, options)?.text()
+}
+
+/// [`convert_request`] of a body held as a `serde_json::Value`.
+pub fn convert_request_value(
+    body: &Value,
+    from: Format,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<Value>, Error> {
+    let Decoded { value, losses, map } = decode_request_from(Input::Value(body), from, options)?;
+    let encoded = encode_request_as(value, to, options, Out::Value)?;
+    finish(losses, &map, encoded, options)?.value()
+}
+
+/// Converts a response body from one format to another (JSON text in, JSON text out).
+pub fn convert_response(
+    body: &str,
+    from: Format,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<String>, Error> {
+    let Decoded { value, losses, map } = decode_response_from(Input::Text(body), from, options)?;
+    let encoded = encode_response_as(value, to, options, Out::Text)?;
+    finish(losses, &map, encoded, options)?.text()
+}
+
+/// [`convert_response`] of a body held as a `serde_json::Value`.
+pub fn convert_response_value(
+    body: &Value,
+    from: Format,
+    to: Format,
+    options: &Options,
+) -> Result<Converted<Value>, Error> {
+    let Decoded { value, losses, map } = decode_response_from(Input::Value(body), from, options)?;
+    let encoded = encode_response_as(value, to, options, Out::Value)?;
+    finish(losses, &map, encoded, options)?.value()
+}
+
+// ---------------------------------------------------------------------------------------
+// Tools and schemas
+
+/// Writes neutral tool definitions as `format`'s tools value (the `tools` array; for
+/// Bedrock the `toolConfig`; for MCP the `tools` array of `tools/list`), through the
+/// format's schema dialect. Loss paths are `/tools/<index>/…` in the order given.
+pub fn encode_tools(
+    tools: Vec<model::Tool>,
+    format: Format,
+    options: &Options,
+) -> Result<Converted<Value>, Error> {
+    if format == Format::Mcp {
+        return encode_mcp_tools(tools, options)?
+            .try_map(|t| serde_json::to_value(t).map_err(|e| Error::invalid("", e.to_string())));
+    }
+    let codec = codec(format, "tools array")?;
+    let mut ctx = Ctx::new(format, options);
+    let value = codec.encode_tools(tools, &mut ctx)?;
+    strict(
+        Converted {
+            value,
+            losses: ctx.take_losses(),
+            ids: IdMap::default(),
+        },
+        options,
+    )
+}
+
+/// A JSON Schema in `format`'s dialect (Gemini's OpenAPI subset, OpenAI strict mode,
+/// Ollama's subset, an object root where the format wants one), with a loss for each
+/// keyword rewritten or dropped (paths inside the schema).
+pub fn adapt_schema(
+    schema: &Value,
+    format: Format,
+    options: &Options,
+) -> Result<Converted<Value>, Error> {
+    strict(schema::adapt(schema, format, options), options)
+}
+
+/// Whether a JSON Schema describes a JSON object (what every format's tool input must
+/// be); a tool with another schema gets its input wrapped as `{"input": …}`.
+pub fn is_object_schema(schema: &Value) -> bool {
+    schema::is_object_schema(schema)
+}
+
+// ---------------------------------------------------------------------------------------
+// MCP
+
+/// Writes neutral tools as MCP `Tool`s (the `tools` of a `tools/list` result). Tools only
+/// another format knows (hosted tools) are dropped with a loss; names MCP rejects are
+/// rewritten, kept unique, with a loss.
+pub fn encode_mcp_tools(
+    tools: Vec<model::Tool>,
+    options: &Options,
+) -> Result<Converted<Vec<wire_types::mcp::Tool>>, Error> {
+    let mut ctx = Ctx::new(Format::Mcp, options);
+    let page = mcp::encode_tools_list(
+        mcp::ToolsPage {
+            tools,
+            ..Default::default()
+        },
+        &mut ctx,
+    );
+    strict(
+        Converted {
+            value: page.tools,
+            losses: ctx.take_losses(),
+            ids: IdMap::default(),
+        },
+        options,
+    )
+}
+
+/// Reads MCP `Tool`s (the `tools` of a `tools/list` result) as neutral tools. Errors
+/// point into the list (`/1/name`).
+pub fn decode_mcp_tools(
+    tools: Vec<wire_types::mcp::Tool>,
+    options: &Options,
+) -> Result<Decoded<Vec<model::Tool>>, Error> {
+    let mut ctx = Ctx::new(Format::Mcp, options);
+    let page = mcp::decode_tools_list(
+        wire_types::mcp::ListToolsResult {
+            tools,
+            ..Default::default()
+        },
+        &mut ctx,
+    )
+    .map_err(|e| match e {
+        Error::Invalid { pointer, message } => Error::Invalid {
+            pointer: pointer
+                .strip_prefix("/tools")
+                .unwrap_or(&pointer)
+                .to_owned(),
+            message,
+        },
+        e => e,
+    })?;
+    Ok(Decoded {
+        value: page.tools,
+        losses: ctx.take_losses(),
+        map: SourceMap::default(),
+    })
+}
+
+/// Reads `tools/call` params as a neutral tool call with id `call_id` (the JSON-RPC
+/// request id, or one the caller makes). Errors point into the params (`/name`).
+pub fn decode_mcp_call(
+    params: wire_types::mcp::CallToolParams,
+    call_id: &str,
+    options: &Options,
+) -> Result<Decoded<model::ToolCall>, Error> {
+    let mut ctx = Ctx::new(Format::Mcp, options);
+    let value = mcp::decode_call(params, call_id, &mut ctx)?;
+    Ok(Decoded {
+        value,
+        losses: ctx.take_losses(),
+        map: SourceMap::default(),
+    })
+}
+
+/// Writes a neutral tool call as `tools/call` params (its id goes in the JSON-RPC
+/// envelope).
+pub fn encode_mcp_call(
+    call: model::ToolCall,
+    options: &Options,
+) -> Result<Converted<wire_types::mcp::CallToolParams>, Error> {
+    let mut ctx = Ctx::new(Format::Mcp, options);
+    let value = mcp::encode_call(call, &mut ctx);
+    strict(
+        Converted {
+            value,
+            losses: ctx.take_losses(),
+            ids: IdMap::default(),
+        },
+        options,
+    )
+}
+
+/// Reads a `CallToolResult` as the neutral result of call `call_id` of tool `name`.
+/// Errors point into the result.
+pub fn decode_mcp_result(
+    result: wire_types::mcp::CallToolResult,
+    call_id: &str,
+    name: Option<&str>,
+    options: &Options,
+) -> Result<Decoded<model::ToolResult>, Error> {
+    let mut ctx = Ctx::new(Format::Mcp, options);
+    let value = mcp::decode_result(result, call_id, name, &mut ctx)?;
+    Ok(Decoded {
+        value,
+        losses: ctx.take_losses(),
+        map: SourceMap::default(),
+    })
+}
+
+/// Writes a neutral tool result as an MCP `CallToolResult` (`isError` from the error
+/// flag; `structuredContent` from a JSON part).
+pub fn encode_mcp_result(
+    result: model::ToolResult,
+    options: &Options,
+) -> Result<Converted<wire_types::mcp::CallToolResult>, Error> {
+    let mut ctx = Ctx::new(Format::Mcp, options);
+    let value = mcp::encode_result(result, &mut ctx);
+    strict(
+        Converted {
+            value,
+            losses: ctx.take_losses(),
+            ids: IdMap::default(),
+        },
+        options,
+    )
+}

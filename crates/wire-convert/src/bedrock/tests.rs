@@ -1,0 +1,833 @@
+use super::decode::decode_request;
+use super::encode::{doc_name, encode_request};
+use super::response::{decode_usage, encode_stop, encode_usage, stop_reason};
+use super::{
+    AUDIO_TYPES, DOC_TYPES, F, IMAGE_TYPES, format_of, hints, read_format, valid_doc_name,
+};
+use crate::model::{
+    self, Arguments, Media, Message, Part, PartMeta, Reasoning, ReasoningConfig, Role, Settings,
+    Signed, Source, StopKind, StopReason, Tool, ToolCall, ToolChoice, ToolDef, ToolResult, Usage,
+};
+use crate::{Ctx, Format, LossKind, Options};
+use serde_json::{Value, json};
+use wire_types::bedrock as w;
+
+fn req(body: Value) -> (model::Request, Vec<crate::Loss>) {
+    let opts = Options::default();
+    let mut ctx = Ctx::new(F, &opts);
+    let typed: w::Request = wire_types::from_value(&body).unwrap();
+    let out = decode_request(typed, &mut ctx).unwrap();
+    (out, ctx.take_losses())
+}
+
+fn enc(r: model::Request) -> (Value, Vec<crate::Loss>) {
+    let opts = Options::default();
+    let mut ctx = Ctx::new(F, &opts);
+    let out = encode_request(r, &mut ctx).unwrap();
+    (wire_types::to_value(&out), ctx.take_losses())
+}
+
+#[test]
+fn stop_reasons_map_to_kinds_and_back() {
+    let cases = [
+        ("end_turn", StopKind::EndTurn),
+        ("stop_sequence", StopKind::StopSequence),
+        ("max_tokens", StopKind::MaxTokens),
+        ("model_context_window_exceeded", StopKind::MaxTokens),
+        ("tool_use", StopKind::ToolUse),
+        ("guardrail_intervened", StopKind::ContentFilter),
+        ("content_filtered", StopKind::ContentFilter),
+        ("malformed_model_output", StopKind::Error),
+        ("malformed_tool_use", StopKind::Error),
+        ("brand_new_reason", StopKind::Other),
+    ];
+    let opts = Options::default();
+    for (raw, kind) in cases {
+        let r = stop_reason(&w::StopReason::from(raw));
+        assert_eq!(r.kind, kind, "{raw}");
+        let mut ctx = Ctx::new(F, &opts);
+        assert_eq!(encode_stop(&r, "", &mut ctx).as_str(), raw);
+        assert!(ctx.losses().is_empty());
+    }
+    // From another format: by kind.
+    let mut ctx = Ctx::new(F, &opts);
+    let pause = StopReason {
+        kind: StopKind::Pause,
+        raw: Some("pause_turn".into()),
+        format: Some(Format::Anthropic),
+    };
+    assert_eq!(encode_stop(&pause, "/x", &mut ctx).as_str(), "end_turn");
+    assert_eq!(ctx.losses().len(), 1);
+    let filter = StopReason {
+        kind: StopKind::ContentFilter,
+        raw: Some("SAFETY".into()),
+        format: Some(Format::Gemini),
+    };
+    assert_eq!(
+        encode_stop(&filter, "/x", &mut ctx).as_str(),
+        "content_filtered"
+    );
+    assert_eq!(ctx.losses().len(), 1);
+}
+
+#[test]
+fn usage_input_counts_cache_reads_and_writes() {
+    // inputTokens excludes cached tokens: 412 + 2048 read + 16 written = 2476.
+    let u: w::Usage = wire_types::from_value(&json!({
+        "inputTokens": 412, "outputTokens": 118, "totalTokens": 2594,
+        "cacheReadInputTokens": 2048, "cacheWriteInputTokens": 16
+    }))
+    .unwrap();
+    let n = decode_usage(u.clone());
+    assert_eq!(n.input_tokens, Some(2476));
+    assert_eq!(n.cached_input_tokens, Some(2048));
+    assert_eq!(n.cache_write_tokens, Some(16));
+    assert_eq!(n.total_tokens, Some(2594));
+    let opts = Options::default();
+    let mut ctx = Ctx::new(F, &opts);
+    assert_eq!(encode_usage(n, &mut ctx), u);
+    // OpenAI-style usage (input includes cached): 1000 in, 600 cached, 50 out.
+    let oa = Usage {
+        input_tokens: Some(1000),
+        output_tokens: Some(50),
+        cached_input_tokens: Some(600),
+        ..Default::default()
+    };
+    let b = encode_usage(oa, &mut ctx);
+    assert_eq!(
+        (
+            b.input_tokens,
+            b.cache_read_input_tokens,
+            b.output_tokens,
+            b.total_tokens
+        ),
+        (400, Some(600), 50, 1050)
+    );
+}
+
+#[test]
+fn results_are_put_in_call_order_and_written_back_in_source_order() {
+    let body = json!({"messages": [
+        {"role": "user", "content": [{"text": "go"}]},
+        {"role": "assistant", "content": [
+            {"toolUse": {"toolUseId": "a", "name": "f", "input": {}}},
+            {"toolUse": {"toolUseId": "b", "name": "g", "input": {}}}]},
+        {"role": "user", "content": [
+            {"toolResult": {"toolUseId": "b", "content": [{"text": "B"}]}},
+            {"cachePoint": {"type": "default"}},
+            {"toolResult": {"toolUseId": "a", "content": [{"text": "A"}]}},
+            {"text": "and now?"}]}],
+        "toolConfig": {"tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object"}}}}]}});
+    let (n, losses) = req(body.clone());
+    assert!(losses.is_empty());
+    let tool = &n.messages[2];
+    assert_eq!(tool.role, Role::Tool);
+    let ids: Vec<&str> = tool
+        .content
+        .iter()
+        .map(|p| match p {
+            Part::ToolResult(r) => r.call_id.as_str(),
+            _ => "",
+        })
+        .collect();
+    assert_eq!(ids, ["a", "b"]);
+    assert_eq!(tool.vendor.hint(F, hints::ORDER), Some(&json!([1, 0])));
+    // The cache point follows `b`'s result.
+    assert!(tool.content[1].meta().cache.is_some());
+    assert_eq!(n.messages[3].role, Role::User);
+    let (back, losses) = enc(n);
+    assert!(losses.is_empty(), "{losses:?}");
+    assert_eq!(back, body);
+}
+
+#[test]
+fn same_role_runs_merge_with_a_loss_except_results_then_user() {
+    let r = model::Request {
+        messages: vec![
+            Message::text(Role::System, "be brief"),
+            Message::text(Role::User, "a"),
+            Message::text(Role::User, "b"),
+            Message::new(
+                Role::Assistant,
+                vec![Part::ToolCall(ToolCall {
+                    id: "c1".into(),
+                    synthetic_id: false,
+                    name: "f".into(),
+                    arguments: Arguments::Text("[1,2]".into()),
+                    meta: PartMeta::default(),
+                })],
+            ),
+            Message::new(
+                Role::Tool,
+                vec![Part::ToolResult(ToolResult {
+                    call_id: "c1".into(),
+                    name: Some("f".into()),
+                    content: vec![],
+                    is_error: true,
+                    meta: PartMeta::default(),
+                })],
+            ),
+            Message::text(Role::User, "next"),
+            Message::text(Role::System, "late"),
+        ],
+        tool_choice: Some(ToolChoice::None),
+        ..Default::default()
+    };
+    let (out, losses) = enc(r);
+    assert_eq!(
+        out,
+        json!({
+            "messages": [
+                {"role": "user", "content": [{"text": "a"}, {"text": "b"}]},
+                {"role": "assistant", "content": [{"toolUse": {"toolUseId": "c1", "name": "f", "input": {"value": [1, 2]}}}]},
+                {"role": "user", "content": [
+                    {"toolResult": {"toolUseId": "c1", "content": [{"text": "Error"}], "status": "error"}},
+                    {"text": "next"}]}],
+            "system": [{"text": "be brief"}, {"text": "late"}],
+            "toolConfig": {"tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object", "properties": {}}}}}]}
+        })
+    );
+    let paths: Vec<(&str, LossKind)> = losses.iter().map(|l| (l.path.as_str(), l.kind)).collect();
+    assert_eq!(
+        paths,
+        [
+            ("/messages/2", LossKind::Changed),
+            ("/messages/3/content/0/arguments", LossKind::Changed),
+            ("/messages/4/content/0/content", LossKind::Changed),
+            ("/messages/6", LossKind::Moved),
+            ("/tool_choice", LossKind::Dropped),
+            ("/tools", LossKind::Changed),
+        ]
+    );
+}
+
+#[test]
+fn other_formats_are_written_with_their_losses() {
+    let media = |source, media_type: Option<&str>, name: Option<&str>| Media {
+        source,
+        media_type: media_type.map(str::to_owned),
+        name: name.map(str::to_owned),
+        meta: PartMeta::default(),
+    };
+    let r = model::Request {
+        model: Some("us.anthropic.claude-sonnet-4-20250514-v1:0".into()),
+        messages: vec![
+            Message::new(
+                Role::User,
+                vec![
+                    Part::text("Look:"),
+                    Part::Image(media(
+                        Source::Url {
+                            url: "https://example.com/cat.png".into(),
+                        },
+                        Some("image/png"),
+                        None,
+                    )),
+                    Part::Document(media(
+                        Source::Base64 {
+                            data: "JVBERi0xLjQK".into(),
+                        },
+                        None,
+                        None,
+                    )),
+                    Part::text("   "),
+                ],
+            ),
+            Message::new(
+                Role::Assistant,
+                vec![
+                    Part::Reasoning(Reasoning {
+                        text: Some("thinking…".into()),
+                        signature: Some(Signed {
+                            value: "c2ln".into(),
+                            format: Format::Gemini,
+                        }),
+                        source: Some(Format::Gemini),
+                        ..Default::default()
+                    }),
+                    Part::text("Done."),
+                ],
+            ),
+        ],
+        tools: vec![Tool::Function(ToolDef::new(
+            "f",
+            "F",
+            json!({"type": "object"}),
+        ))],
+        tool_choice: Some(ToolChoice::None),
+        settings: Settings {
+            top_k: Some(5),
+            parallel_tool_calls: Some(false),
+            reasoning: Some(ReasoningConfig {
+                effort: Some("high".into()),
+                ..Default::default()
+            }),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let (out, losses) = enc(r);
+    assert_eq!(
+        out,
+        json!({
+            "modelId": "us.anthropic.claude-sonnet-4-20250514-v1:0",
+            "messages": [
+                {"role": "user", "content": [
+                    {"text": "Look:"},
+                    {"document": {"format": "pdf", "name": "Document 1", "source": {"bytes": "JVBERi0xLjQK"}}}]},
+                {"role": "assistant", "content": [
+                    {"text": "Done."}]}],
+            "additionalModelRequestFields": {"top_k": 5, "thinking": {"type": "enabled", "budget_tokens": 16384}}
+        })
+    );
+    let paths: Vec<(&str, LossKind)> = losses.iter().map(|l| (l.path.as_str(), l.kind)).collect();
+    assert_eq!(
+        paths,
+        [
+            ("/messages/0/content/1", LossKind::Dropped),
+            ("/messages/0/content/2/name", LossKind::Changed),
+            ("/messages/0/content/3", LossKind::Dropped),
+            ("/messages/1/content/0/signature", LossKind::Dropped),
+            ("/messages/1/content/0", LossKind::Dropped),
+            ("/tool_choice", LossKind::Changed),
+            ("/tools/0", LossKind::Dropped),
+            ("/settings/parallel_tool_calls", LossKind::Dropped),
+            ("/settings/top_k", LossKind::Changed),
+            ("/settings/reasoning", LossKind::Changed),
+        ]
+    );
+}
+
+fn paths(losses: &[crate::Loss]) -> Vec<(&str, LossKind)> {
+    losses.iter().map(|l| (l.path.as_str(), l.kind)).collect()
+}
+
+#[test]
+fn a_forced_tool_choice_with_thinking_is_sent_as_auto_unless_the_request_is_bedrocks_own() {
+    let tool = json!({"type": "function", "function": {"name": "get_weather",
+        "parameters": {"type": "object", "properties": {}}}});
+    for (choice, what) in [
+        (json!("required"), "`required`"),
+        (
+            json!({"type": "function", "function": {"name": "get_weather"}}),
+            "forcing the tool `get_weather`",
+        ),
+    ] {
+        let body = json!({"model": "m", "reasoning_effort": "high", "tool_choice": choice,
+            "tools": [tool], "messages": [{"role": "user", "content": "Weather?"}]});
+        let out = crate::convert_request_value(&body, Format::OpenaiChat, F, &Options::default())
+            .unwrap();
+        assert_eq!(
+            out.value["additionalModelRequestFields"]["thinking"]["type"],
+            "enabled"
+        );
+        assert_eq!(out.value["toolConfig"]["toolChoice"], json!({"auto": {}}));
+        let l: Vec<_> = out
+            .losses
+            .iter()
+            .filter(|l| l.path == "/tool_choice" && l.detail.contains(what))
+            .collect();
+        assert_eq!(l.len(), 1, "{:?}", out.losses);
+        assert_eq!(l[0].kind, LossKind::Changed);
+        // Without thinking the choice stays forced.
+        let mut plain = body.clone();
+        plain.as_object_mut().unwrap().remove("reasoning_effort");
+        let out = crate::convert_request_value(&plain, Format::OpenaiChat, F, &Options::default())
+            .unwrap();
+        assert_ne!(out.value["toolConfig"]["toolChoice"], json!({"auto": {}}));
+    }
+    // Bedrock's own request is written back as it came.
+    let own = json!({"modelId": "m", "messages": [{"role": "user", "content": [{"text": "Hi"}]}],
+        "toolConfig": {"tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object"}}}}],
+            "toolChoice": {"any": {}}},
+        "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 2048}}});
+    let out = crate::convert_request_value(&own, F, F, &Options::default()).unwrap();
+    assert_eq!(out.value, own);
+}
+
+fn call(id: &str) -> Part {
+    Part::ToolCall(ToolCall {
+        id: id.into(),
+        synthetic_id: false,
+        name: "f".into(),
+        arguments: Arguments::Value(json!({})),
+        meta: PartMeta::default(),
+    })
+}
+
+fn result(id: &str, is_error: bool) -> Part {
+    Part::ToolResult(ToolResult {
+        call_id: id.into(),
+        name: Some("f".into()),
+        content: vec![Part::text("42")],
+        is_error,
+        meta: PartMeta::default(),
+    })
+}
+
+fn with_settings(messages: Vec<Message>, settings: Settings) -> model::Request {
+    model::Request {
+        model: Some("m".into()),
+        messages,
+        tools: vec![Tool::Function(ToolDef::new(
+            "f",
+            "F",
+            json!({"type": "object"}),
+        ))],
+        settings,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn reasoning_without_a_bedrock_token_is_sent_only_when_bedrock_made_it() {
+    let reasoning = |source: Option<Format>, signature: Option<Signed>| {
+        Part::Reasoning(Reasoning {
+            text: Some("step by step".into()),
+            signature,
+            source,
+            ..Default::default()
+        })
+    };
+    let bedrock_sig = Signed {
+        value: "c2ln".into(),
+        format: F,
+    };
+    let r = with_settings(
+        vec![
+            Message::text(Role::User, "hi"),
+            Message::new(
+                Role::Assistant,
+                vec![
+                    // Foreign and unsigned: dropped.
+                    reasoning(Some(Format::OpenaiResponses), None),
+                    // Unknown provider: dropped.
+                    reasoning(None, None),
+                    // Bedrock's own, unsigned (another model family): kept.
+                    reasoning(Some(F), None),
+                    // Bedrock-signed: kept with its signature.
+                    reasoning(Some(F), Some(bedrock_sig)),
+                    Part::text("Done."),
+                ],
+            ),
+        ],
+        Settings::default(),
+    );
+    let (out, losses) = enc(r);
+    assert_eq!(
+        out["messages"][1]["content"],
+        json!([
+            {"reasoningContent": {"reasoningText": {"text": "step by step"}}},
+            {"reasoningContent": {"reasoningText": {"text": "step by step", "signature": "c2ln"}}},
+            {"text": "Done."}
+        ])
+    );
+    assert_eq!(
+        paths(&losses),
+        [
+            ("/messages/1/content/0", LossKind::Dropped),
+            ("/messages/1/content/1", LossKind::Dropped)
+        ]
+    );
+    assert!(losses[0].detail.contains("from openai-responses"));
+}
+
+#[test]
+fn thinking_is_not_switched_on_in_an_open_tool_loop_without_reasoning() {
+    let thinking = Settings {
+        max_tokens: Some(8192),
+        reasoning: Some(ReasoningConfig {
+            enabled: Some(true),
+            budget_tokens: Some(2048),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let foreign = Part::Reasoning(Reasoning {
+        text: Some("call f".into()),
+        source: Some(Format::Gemini),
+        ..Default::default()
+    });
+    let own = Part::Reasoning(Reasoning {
+        text: Some("call f".into()),
+        signature: Some(Signed {
+            value: "c2ln".into(),
+            format: F,
+        }),
+        source: Some(F),
+        ..Default::default()
+    });
+    let conversation = |reasoning: Option<Part>, then_user: bool| {
+        let mut assistant: Vec<Part> = reasoning.into_iter().collect();
+        assistant.push(call("c1"));
+        let mut m = vec![
+            Message::text(Role::User, "hi"),
+            Message::new(Role::Assistant, assistant),
+            Message::new(Role::Tool, vec![result("c1", false)]),
+        ];
+        if then_user {
+            m.push(Message::text(Role::User, "and?"));
+        }
+        m
+    };
+
+    // Foreign reasoning is dropped: nothing to send back, thinking stays off.
+    let (out, losses) = enc(with_settings(
+        conversation(Some(foreign), false),
+        thinking.clone(),
+    ));
+    assert_eq!(out.get("additionalModelRequestFields"), None);
+    assert_eq!(out["inferenceConfig"], json!({"maxTokens": 8192}));
+    assert_eq!(
+        paths(&losses),
+        [
+            ("/messages/1/content/0", LossKind::Dropped),
+            ("/settings/reasoning", LossKind::Changed)
+        ]
+    );
+    assert!(losses[1].detail.contains("left off"));
+
+    // No reasoning at all: the same.
+    let (out, losses) = enc(with_settings(conversation(None, false), thinking.clone()));
+    assert_eq!(out.get("additionalModelRequestFields"), None);
+    assert_eq!(paths(&losses), [("/settings/reasoning", LossKind::Changed)]);
+
+    // Its own signed reasoning first, or a user message after the results: thinking on.
+    let on = json!({"thinking": {"type": "enabled", "budget_tokens": 2048}});
+    let (out, _) = enc(with_settings(
+        conversation(Some(own), false),
+        thinking.clone(),
+    ));
+    assert_eq!(out["additionalModelRequestFields"], on);
+    let (out, _) = enc(with_settings(conversation(None, true), thinking.clone()));
+    assert_eq!(out["additionalModelRequestFields"], on);
+
+    // Switching thinking off is allowed.
+    let off = Settings {
+        reasoning: Some(ReasoningConfig {
+            enabled: Some(false),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let (out, _) = enc(with_settings(conversation(None, false), off));
+    assert_eq!(
+        out["additionalModelRequestFields"],
+        json!({"thinking": {"type": "disabled"}})
+    );
+
+    // A bedrock source with the shape is written back as it was.
+    let body = json!({
+        "modelId": "m",
+        "messages": [
+            {"role": "user", "content": [{"text": "hi"}]},
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "c1", "name": "f", "input": {}}}]},
+            {"role": "user", "content": [{"toolResult": {"toolUseId": "c1", "content": [{"text": "42"}]}}]}
+        ],
+        "toolConfig": {"tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object"}}}}]},
+        "inferenceConfig": {"maxTokens": 1024},
+        "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 2048}}
+    });
+    let out = crate::convert_request_value(&body, F, F, &crate::Options::default()).unwrap();
+    assert_eq!(out.value, body);
+    assert!(out.losses.is_empty(), "{:?}", out.losses);
+}
+
+#[test]
+fn a_budget_not_below_max_tokens_raises_max_tokens() {
+    let settings = |max_tokens, reasoning| Settings {
+        max_tokens,
+        reasoning: Some(reasoning),
+        ..Default::default()
+    };
+    let budget = |b| ReasoningConfig {
+        budget_tokens: Some(b),
+        ..Default::default()
+    };
+    let hi = || vec![Message::text(Role::User, "hi")];
+
+    let (out, losses) = enc(with_settings(hi(), settings(Some(200), budget(2048))));
+    assert_eq!(out["inferenceConfig"]["maxTokens"], 2048 + 1024);
+    assert_eq!(
+        out["additionalModelRequestFields"]["thinking"]["budget_tokens"],
+        2048
+    );
+    assert_eq!(
+        paths(&losses),
+        [
+            ("/settings/reasoning", LossKind::Changed),
+            ("/settings/max_tokens", LossKind::Changed)
+        ]
+    );
+    assert!(losses[1].detail.contains("raised from 200 to 3072"));
+
+    // An effort's budget (high: 16384) equal to maxTokens is not below it.
+    let effort = ReasoningConfig {
+        effort: Some("high".into()),
+        ..Default::default()
+    };
+    let (out, losses) = enc(with_settings(hi(), settings(Some(16384), effort)));
+    assert_eq!(out["inferenceConfig"]["maxTokens"], 16384 + 1024);
+    assert_eq!(
+        paths(&losses)[1],
+        ("/settings/max_tokens", LossKind::Changed)
+    );
+
+    // Room enough, or no maxTokens (the model's maximum applies): unchanged.
+    let (out, losses) = enc(with_settings(hi(), settings(Some(4096), budget(2048))));
+    assert_eq!(out["inferenceConfig"]["maxTokens"], 4096);
+    assert_eq!(paths(&losses), [("/settings/reasoning", LossKind::Changed)]);
+    let (out, _) = enc(with_settings(hi(), settings(None, budget(2048))));
+    assert_eq!(out.get("inferenceConfig"), None);
+
+    // Thinking off: no budget to make room for.
+    let off = ReasoningConfig {
+        enabled: Some(false),
+        budget_tokens: Some(2048),
+        ..Default::default()
+    };
+    let (out, _) = enc(with_settings(hi(), settings(Some(200), off)));
+    assert_eq!(out["inferenceConfig"]["maxTokens"], 200);
+
+    // A bedrock source with such a budget is written back as it was.
+    let body = json!({
+        "modelId": "m",
+        "messages": [{"role": "user", "content": [{"text": "hi"}]}],
+        "inferenceConfig": {"maxTokens": 200},
+        "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 2048}}
+    });
+    let out = crate::convert_request_value(&body, F, F, &crate::Options::default()).unwrap();
+    assert_eq!(out.value, body);
+    assert!(out.losses.is_empty(), "{:?}", out.losses);
+}
+
+#[test]
+fn results_of_another_format_always_carry_a_status() {
+    let r = with_settings(
+        vec![
+            Message::text(Role::User, "hi"),
+            Message::new(Role::Assistant, vec![call("c1"), call("c2")]),
+            Message::new(Role::Tool, vec![result("c1", false), result("c2", true)]),
+        ],
+        Settings::default(),
+    );
+    let (out, losses) = enc(r);
+    let statuses: Vec<&Value> = out["messages"][2]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| &b["toolResult"]["status"])
+        .collect();
+    assert_eq!(statuses, [&json!("success"), &json!("error")]);
+    assert!(losses.is_empty(), "{losses:?}");
+
+    // Bedrock results keep what they had: no status, success, error.
+    let body = json!({
+        "modelId": "m",
+        "messages": [
+            {"role": "user", "content": [{"text": "hi"}]},
+            {"role": "assistant", "content": [
+                {"toolUse": {"toolUseId": "c1", "name": "f", "input": {}}},
+                {"toolUse": {"toolUseId": "c2", "name": "f", "input": {}}},
+                {"toolUse": {"toolUseId": "c3", "name": "f", "input": {}}}]},
+            {"role": "user", "content": [
+                {"toolResult": {"toolUseId": "c1", "content": [{"text": "1"}]}},
+                {"toolResult": {"toolUseId": "c2", "content": [{"text": "2"}], "status": "success"}},
+                {"toolResult": {"toolUseId": "c3", "content": [{"text": "3"}], "status": "error"}}]}
+        ],
+        "toolConfig": {"tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object"}}}}]}
+    });
+    let out = crate::convert_request_value(&body, F, F, &crate::Options::default()).unwrap();
+    assert_eq!(out.value, body);
+    assert!(out.losses.is_empty(), "{:?}", out.losses);
+}
+
+#[test]
+fn only_the_dropped_keys_of_additional_fields_are_reported() {
+    let body = json!({
+        "modelId": "m",
+        "messages": [{"role": "user", "content": [{"text": "hi"}]}],
+        "additionalModelRequestFields": {
+            "top_k": 40,
+            "anthropic_beta": ["token-efficient-tools-2025-02-19"],
+            "thinking": {"type": "enabled", "budget_tokens": 2048},
+            "a/b": 1
+        }
+    });
+    let opts = crate::Options::default();
+    let out = crate::convert_request_value(&body, F, Format::Gemini, &opts).unwrap();
+    let dropped: Vec<&str> = out
+        .losses
+        .iter()
+        .filter(|l| l.path.starts_with("/additionalModelRequestFields"))
+        .filter(|l| l.kind == LossKind::Dropped)
+        .map(|l| l.path.as_str())
+        .collect();
+    assert_eq!(
+        dropped,
+        [
+            "/additionalModelRequestFields/anthropic_beta",
+            "/additionalModelRequestFields/a~1b"
+        ]
+    );
+    assert!(
+        !out.losses
+            .iter()
+            .any(|l| l.path == "/additionalModelRequestFields"),
+        "{:?}",
+        out.losses
+    );
+    // The same format gets every key back, in its order.
+    let out = crate::convert_request_value(&body, F, F, &opts).unwrap();
+    assert_eq!(out.value, body);
+    assert_eq!(
+        out.value["additionalModelRequestFields"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["top_k", "anthropic_beta", "thinking", "a/b"]
+    );
+    assert!(out.losses.is_empty(), "{:?}", out.losses);
+}
+
+#[test]
+fn usage_that_says_nothing_is_no_loss_elsewhere() {
+    let body = json!({
+        "output": {"message": {"role": "assistant", "content": [{"text": "hi"}]}},
+        "stopReason": "end_turn",
+        "usage": {
+            "cacheReadInputTokenCount": 0,
+            "cacheReadInputTokens": 0,
+            "cacheWriteInputTokenCount": 0,
+            "cacheWriteInputTokens": 0,
+            "inputTokens": 22,
+            "outputTokens": 57,
+            "serverToolUsage": {},
+            "totalTokens": 79
+        },
+        "metrics": {"latencyMs": 1}
+    });
+    let opts = crate::Options::default();
+    for to in [Format::OpenaiChat, Format::Gemini, Format::Ollama] {
+        let out = crate::convert_response_value(&body, F, to, &opts).unwrap();
+        assert!(
+            !out.losses.iter().any(|l| l.path.starts_with("/usage")),
+            "{to}: {:?}",
+            out.losses
+        );
+    }
+    let out = crate::convert_response_value(&body, F, F, &opts).unwrap();
+    assert_eq!(out.value, body);
+    assert!(out.losses.is_empty(), "{:?}", out.losses);
+
+    // What does say something is still carried or reported.
+    let mut busy = body.clone();
+    busy["usage"]["cacheReadInputTokens"] = json!(5);
+    busy["usage"]["serverToolUsage"] = json!({"webSearch": 1});
+    let out = crate::convert_response_value(&busy, F, Format::Ollama, &opts).unwrap();
+    let usage: Vec<(&str, LossKind)> = paths(&out.losses)
+        .into_iter()
+        .filter(|(p, _)| p.starts_with("/usage/"))
+        .collect();
+    assert_eq!(
+        usage,
+        [
+            ("/usage/serverToolUsage", LossKind::Dropped),
+            ("/usage/cacheReadInputTokens", LossKind::Dropped),
+            ("/usage/totalTokens", LossKind::Dropped)
+        ]
+    );
+}
+
+#[test]
+fn settings_without_a_place_are_reported_in_plain_words() {
+    let r = with_settings(
+        vec![Message::text(Role::User, "hi")],
+        Settings {
+            seed: Some(7),
+            presence_penalty: Some(1.into()),
+            ..Default::default()
+        },
+    );
+    let (_, losses) = enc(r);
+    let details: Vec<&str> = losses.iter().map(|l| l.detail.as_str()).collect();
+    assert_eq!(
+        details,
+        [
+            "bedrock converse has no sampling seed",
+            "bedrock converse has no presence penalty"
+        ]
+    );
+}
+
+#[test]
+fn document_names_are_made_valid() {
+    assert!(valid_doc_name("Booking confirmation ABX3K7"));
+    assert!(!valid_doc_name("nyc-7day.csv"));
+    assert_eq!(doc_name("nyc-7day.csv"), "nyc-7day");
+    assert_eq!(doc_name("my_file  (v2).final.pdf"), "my file (v2) final");
+    assert_eq!(doc_name("..."), "");
+}
+
+#[test]
+fn media_formats_map_both_ways() {
+    assert_eq!(format_of(IMAGE_TYPES, "image/jpg"), Some("jpeg"));
+    assert_eq!(format_of(AUDIO_TYPES, "audio/mpeg"), Some("mp3"));
+    assert_eq!(
+        format_of(DOC_TYPES, "text/markdown; charset=utf-8"),
+        Some("md")
+    );
+    assert_eq!(format_of(IMAGE_TYPES, "audio/mp3"), None);
+    // `mpga` maps to audio/mpeg, which maps back to mp3: the hint keeps it.
+    let mut meta = PartMeta::default();
+    assert_eq!(
+        read_format(AUDIO_TYPES, Some("audio"), "mpga", &mut meta).as_deref(),
+        Some("audio/mpeg")
+    );
+    assert_eq!(meta.vendor.hint(F, hints::FORMAT), Some(&json!("mpga")));
+}
+
+#[test]
+fn each_loss_says_what_it_is_about() {
+    let refusal = Part::Refusal(crate::model::Text {
+        text: "no".into(),
+        meta: PartMeta::default(),
+    });
+    let foreign = Part::Reasoning(Reasoning {
+        text: Some("hm".into()),
+        source: Some(Format::Gemini),
+        ..Default::default()
+    });
+    let settings = Settings {
+        seed: Some(7),
+        ..Default::default()
+    };
+    let mut req = with_settings(
+        vec![
+            Message::text(Role::User, "hi"),
+            Message::new(Role::Assistant, vec![refusal, foreign, call("c1")]),
+            Message::text(Role::System, "late"),
+            Message::text(Role::User, "again"),
+        ],
+        settings,
+    );
+    // A call with no tool declared: Converse needs a placeholder spec for it.
+    req.tools.clear();
+    let (_, losses) = enc(req);
+    let codes: Vec<_> = losses
+        .iter()
+        .map(|l| (l.path.as_str(), l.kind, l.code))
+        .collect();
+    use crate::LossCode::*;
+    assert_eq!(
+        codes,
+        [
+            ("/messages/1/content/0", LossKind::Changed, PartAsText),
+            ("/messages/1/content/1", LossKind::Dropped, ReasoningDropped),
+            ("/messages/2", LossKind::Moved, SystemMoved),
+            ("/tools", LossKind::Changed, FieldDefaulted),
+            ("/settings/seed", LossKind::Dropped, FieldUnsupported),
+        ]
+    );
+}

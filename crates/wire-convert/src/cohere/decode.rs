@@ -1,0 +1,333 @@
+//! Decoding requests: Cohere messages and their parts into the neutral model.
+
+use super::hints::{ARGS_JSON, NO_ARGUMENTS, NO_ID, PARTS, ROLE, TOOL_PLAN};
+use super::settings::{decode_response_format, decode_settings, decode_tool_choice};
+use super::tools::decode_tool;
+use super::{DOCUMENT, F, FUNCTION, Turn};
+use crate::ids::synthetic_id;
+use crate::media::parse_data_url;
+use crate::model::{
+    self, Arguments, Json, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall,
+    ToolResult, Vendor,
+};
+use crate::passes::tools::NO_TYPE;
+use crate::util::opaque;
+use crate::{Ctx, Error};
+use serde_json::Value;
+use wire_types::cohere as w;
+use wire_types::{Extra, TextOrParts};
+
+/// Decodes a Cohere v2 chat request.
+pub(super) fn decode_request(
+    mut req: w::Request,
+    ctx: &mut Ctx<'_>,
+) -> Result<model::Request, Error> {
+    let mut out = model::Request {
+        model: Some(std::mem::take(&mut req.model)),
+        ..Default::default()
+    };
+    let mut v = Vendor::from_extra(F, &req.extra, &[]);
+
+    for (i, m) in std::mem::take(&mut req.messages).into_iter().enumerate() {
+        let at = format!("/messages/{i}");
+        let n = out.messages.len();
+        let neutral = format!("/messages/{n}");
+        match m {
+            w::Message::System(s) => out.messages.push(decode_plain(
+                Role::System,
+                s.content,
+                &s.extra,
+                &neutral,
+                &at,
+                ctx,
+            )),
+            w::Message::User(u) => out.messages.push(decode_plain(
+                Role::User,
+                u.content,
+                &u.extra,
+                &neutral,
+                &at,
+                ctx,
+            )),
+            w::Message::Assistant(a) => {
+                let turn = Turn {
+                    role: None,
+                    content: a.content,
+                    tool_plan: a.tool_plan,
+                    tool_calls: a.tool_calls,
+                    citations: a.citations,
+                    extra: a.extra,
+                };
+                out.messages.push(decode_turn(turn, &neutral, &at, ctx));
+            }
+            w::Message::Tool(t) => push_result(&mut out.messages, t, &at, ctx),
+            other => {
+                return Err(Error::invalid(
+                    format!("{at}/role"),
+                    format!("unknown role `{}`", other.tag()),
+                ));
+            }
+        }
+    }
+
+    for (k, t) in req.tools.take().into_iter().flatten().enumerate() {
+        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
+        out.tools.push(decode_tool(t));
+    }
+
+    out.tool_choice = decode_tool_choice(req.tool_choice.take(), &mut v, ctx);
+    out.settings = decode_settings(&mut req, &mut v, ctx);
+    out.output_format = decode_response_format(req.response_format.take(), &mut v, ctx);
+    v.keep(F, "strict_tools", &req.strict_tools);
+    v.keep(F, "documents", &req.documents);
+    v.keep(F, "citation_options", &req.citation_options);
+    v.keep(F, "safety_mode", &req.safety_mode);
+    v.keep(F, "logprobs", &req.logprobs);
+    out.vendor = v;
+    Ok(out)
+}
+
+/// A system or user message.
+fn decode_plain(
+    role: Role,
+    content: TextOrParts<w::Content>,
+    extra: &Extra,
+    neutral: &str,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) -> Message {
+    ctx.map(neutral.to_owned(), at.to_owned());
+    let mut msg = Message::new(role, Vec::new());
+    msg.vendor = Vendor::from_extra(F, extra, &[]);
+    decode_content(content, &mut msg.content, &mut msg.vendor, neutral, at, ctx);
+    msg
+}
+
+/// Decodes `content` into `parts`, recording a `parts` hint in `v` for the array form.
+fn decode_content(
+    content: TextOrParts<w::Content>,
+    parts: &mut Vec<Part>,
+    v: &mut Vendor,
+    neutral: &str,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) {
+    match content {
+        TextOrParts::Text(t) => {
+            ctx.map(
+                format_args!("{neutral}/content/{}", parts.len()),
+                format_args!("{at}/content"),
+            );
+            parts.push(Part::text(t));
+        }
+        TextOrParts::Parts(items) => {
+            v.set_hint(F, PARTS, true);
+            decode_items(items, parts, neutral, at, ctx);
+        }
+    }
+}
+
+/// Content items, each a part (mapped to its item).
+fn decode_items(
+    items: Vec<w::Content>,
+    parts: &mut Vec<Part>,
+    neutral: &str,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) {
+    for (j, c) in items.into_iter().enumerate() {
+        let part_at = format!("{neutral}/content/{}", parts.len());
+        let document = matches!(c, w::Content::Document(_));
+        let part = decode_item(c, ctx);
+        // A document's own fields are kept under flat keys: each is mapped to where it
+        // sits in the item, so a loss names it there.
+        if document {
+            for key in part.meta().vendor.fields.keys() {
+                let field = key.strip_prefix(DOCUMENT).unwrap_or(key);
+                ctx.map(
+                    format_args!("{part_at}/{key}"),
+                    format_args!("{at}/content/{j}/document/{field}"),
+                );
+            }
+        }
+        ctx.map(part_at, format_args!("{at}/content/{j}"));
+        parts.push(part);
+    }
+}
+
+/// One content item; an item kind the neutral model lacks is kept whole.
+fn decode_item(c: w::Content, ctx: &mut Ctx<'_>) -> Part {
+    match c {
+        w::Content::Text(t) => Part::Text(Text {
+            text: t.text,
+            meta: PartMeta::from_extra(F, &t.extra),
+        }),
+        w::Content::ImageUrl(i) => {
+            let mut meta = PartMeta::from_extra(F, &i.extra);
+            meta.vendor
+                .merge(Vendor::from_extra(F, &i.image_url.extra, &[]));
+            meta.vendor.keep(F, "detail", &i.image_url.detail);
+            let (source, media_type) = match parse_data_url(&i.image_url.url) {
+                Some((mt, data)) => (Source::Base64 { data }, Some(mt)),
+                None => (
+                    Source::Url {
+                        url: i.image_url.url,
+                    },
+                    None,
+                ),
+            };
+            Part::Image(Media {
+                source,
+                media_type,
+                name: None,
+                meta,
+            })
+        }
+        w::Content::Thinking(t) => Part::Reasoning(model::Reasoning {
+            text: Some(t.thinking),
+            source: Some(F),
+            meta: PartMeta::from_extra(F, &t.extra),
+            ..Default::default()
+        }),
+        w::Content::Document(d) => {
+            let mut meta = PartMeta::from_extra(F, &d.extra);
+            let doc = d.document;
+            for (k, val) in doc.extra.fields() {
+                meta.vendor
+                    .set_field(F, &format!("{DOCUMENT}{k}"), val.clone());
+            }
+            meta.vendor.keep(F, "id", &doc.id);
+            Part::Json(Json {
+                value: Value::Object(doc.data),
+                meta,
+            })
+        }
+        other => opaque(ctx, wire_types::to_value(&other)),
+    }
+}
+
+/// An assistant turn at neutral pointer `neutral`, source pointer `at`: its content, its
+/// `tool_plan` (a reasoning part), its calls.
+pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -> Message {
+    ctx.map(neutral.to_owned(), at.to_owned());
+    let mut msg = Message::new(Role::Assistant, Vec::new());
+    msg.vendor = Vendor::from_extra(F, &t.extra, &[]);
+    if let Some(role) = t.role {
+        msg.vendor.set_hint(F, ROLE, role);
+    }
+    msg.vendor.keep(F, "citations", &t.citations);
+    if let Some(c) = t.content {
+        decode_content(c, &mut msg.content, &mut msg.vendor, neutral, at, ctx);
+    }
+    if let Some(plan) = t.tool_plan {
+        ctx.map(
+            format_args!("{neutral}/content/{}", msg.content.len()),
+            format_args!("{at}/tool_plan"),
+        );
+        let mut meta = PartMeta::default();
+        meta.vendor.set_hint(F, TOOL_PLAN, true);
+        msg.content.push(Part::Reasoning(model::Reasoning {
+            text: Some(plan),
+            source: Some(F),
+            meta,
+            ..Default::default()
+        }));
+    }
+    let id_base = neutral.strip_suffix("/message").unwrap_or(neutral);
+    for (c, call) in t.tool_calls.into_iter().flatten().enumerate() {
+        ctx.map(
+            format_args!("{neutral}/content/{}", msg.content.len()),
+            format_args!("{at}/tool_calls/{c}"),
+        );
+        map_call(
+            ctx,
+            &format!("{neutral}/content/{}", msg.content.len()),
+            &format!("{at}/tool_calls/{c}"),
+        );
+        msg.content.push(decode_call(call, id_base, c, ctx));
+    }
+    msg
+}
+
+/// Maps the neutral fields of a call to its `function` object in the source.
+fn map_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
+    for (n, s) in [("name", "name"), ("arguments", "arguments")] {
+        ctx.map(
+            format_args!("{neutral}/{n}"),
+            format_args!("{source}/function/{s}"),
+        );
+    }
+}
+
+/// Call `c` of a turn (`id_base`: the neutral message pointer, for a synthetic id); a
+/// call without a function name is kept whole.
+fn decode_call(call: w::ToolCall, id_base: &str, c: usize, ctx: &mut Ctx<'_>) -> Part {
+    let Some(f) = call.function.clone() else {
+        return opaque(ctx, wire_types::to_value(&call));
+    };
+    let Some(name) = f.name else {
+        return opaque(ctx, wire_types::to_value(&call));
+    };
+    let mut v = Vendor::from_extra(F, &call.extra, &[]);
+    match call.kind.as_deref() {
+        Some("function") => {}
+        None => v.set_hint(F, NO_TYPE, true),
+        Some(other) => v.set_field(F, "type", Value::String(other.to_owned())),
+    }
+    for (k, val) in f.extra.fields() {
+        v.set_field(F, &format!("{FUNCTION}{k}"), val.clone());
+    }
+    let arguments = match f.arguments {
+        Some(wire_types::Arguments::Text(t)) => Arguments::Text(t),
+        Some(wire_types::Arguments::Json(j)) => {
+            v.set_hint(F, ARGS_JSON, true);
+            Arguments::Value(j)
+        }
+        None => {
+            v.set_hint(F, NO_ARGUMENTS, true);
+            Arguments::Text(String::new())
+        }
+    };
+    let (id, synthetic) = match call.id {
+        Some(id) => (id, false),
+        None => {
+            v.set_hint(F, NO_ID, true);
+            (synthetic_id(id_base, c, &name), true)
+        }
+    };
+    Part::ToolCall(ToolCall {
+        id,
+        synthetic_id: synthetic,
+        name,
+        arguments,
+        meta: PartMeta {
+            vendor: v,
+            ..Default::default()
+        },
+    })
+}
+
+/// Appends the result of a `tool` message to the tool message at the end, or starts one.
+fn push_result(messages: &mut Vec<Message>, t: w::ToolMessage, at: &str, ctx: &mut Ctx<'_>) {
+    if messages.last().is_none_or(|m| m.role != Role::Tool) {
+        ctx.map(format_args!("/messages/{}", messages.len()), at.to_owned());
+        messages.push(Message::new(Role::Tool, Vec::new()));
+    }
+    let n = messages.len() - 1;
+    let k = messages.last().map_or(0, |m| m.content.len());
+    let neutral = format!("/messages/{n}/content/{k}");
+    ctx.map(neutral.clone(), at.to_owned());
+    let mut meta = PartMeta::from_extra(F, &t.extra);
+    let mut content = Vec::new();
+    decode_content(t.content, &mut content, &mut meta.vendor, &neutral, at, ctx);
+    let result = ToolResult {
+        call_id: t.tool_call_id,
+        name: None,
+        content,
+        is_error: false,
+        meta,
+    };
+    if let Some(last) = messages.last_mut() {
+        last.content.push(Part::ToolResult(result));
+    }
+}

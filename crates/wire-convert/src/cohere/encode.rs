@@ -1,0 +1,562 @@
+//! Encoding requests: neutral messages and parts into Cohere messages.
+
+use super::hints::{ARGS_JSON, NO_ARGUMENTS, NO_ID, PARTS, ROLE, TOOL_PLAN};
+use super::settings::{encode_response_format, encode_thinking_config, encode_tool_choice};
+use super::tools::encode_request_tools;
+use super::{DOCUMENT, F, FUNCTION, Turn};
+use crate::ctx::extra_from;
+use crate::media::data_url;
+use crate::model::{
+    self, Arguments, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
+};
+use crate::passes::tools::NO_TYPE;
+use crate::util::{drop_cache, opaque_elsewhere};
+use crate::vendor::Fields;
+use crate::{Ctx, Error, LossCode};
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+use wire_types::cohere as w;
+use wire_types::{Extra, Format, TextOrParts};
+
+/// Encodes a neutral request as a Cohere v2 chat request.
+pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
+    let model = req.model.unwrap_or_else(|| {
+        ctx.changed(
+            LossCode::FieldDefaulted,
+            "/model",
+            "the source has no model (it may be in its URL); set `model` before sending",
+        );
+        String::new()
+    });
+    let v = req.vendor;
+    let mut fields = ctx.vendor_fields(&v, "");
+    let (tools, all_strict) = encode_request_tools(req.tools, ctx);
+    let calls: HashSet<String> = req
+        .messages
+        .iter()
+        .flat_map(|m| m.content.iter())
+        .filter_map(|p| match p {
+            Part::ToolCall(c) => Some(c.id.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut messages = Vec::with_capacity(req.messages.len());
+    for (i, m) in req.messages.into_iter().enumerate() {
+        encode_message(m, i, &calls, &mut messages, ctx);
+    }
+    let tool_choice = encode_tool_choice(req.tool_choice, &mut fields, ctx);
+    let s = req.settings;
+    if s.parallel_tool_calls == Some(false) {
+        ctx.dropped(
+            LossCode::FieldUnsupported,
+            "/settings/parallel_tool_calls",
+            "cohere has no switch for parallel tool calls",
+        );
+    }
+    let thinking = encode_thinking_config(s.reasoning.as_ref(), &mut fields, ctx);
+    let response_format = encode_response_format(req.output_format, &mut fields, ctx);
+    Ok(w::Request {
+        model,
+        messages,
+        tools,
+        strict_tools: fields
+            .take_as("strict_tools")
+            .or(all_strict.then_some(true)),
+        documents: fields.take_as("documents"),
+        citation_options: fields.take_as("citation_options"),
+        response_format,
+        safety_mode: fields.take_as("safety_mode"),
+        max_tokens: s.max_tokens,
+        stop_sequences: s.stop,
+        temperature: s.temperature,
+        seed: s.seed,
+        frequency_penalty: s.frequency_penalty,
+        presence_penalty: s.presence_penalty,
+        k: s.top_k,
+        p: s.top_p,
+        logprobs: fields.take_as("logprobs"),
+        tool_choice,
+        thinking,
+        stream: s.stream,
+        extra: extra_from(fields, &v, w::Request::FIELDS, ctx),
+    })
+}
+
+/// Request message `i`; a tool message becomes one `tool` message per result (`calls`:
+/// the ids of the calls in the conversation).
+fn encode_message(
+    m: Message,
+    i: usize,
+    calls: &HashSet<String>,
+    out: &mut Vec<w::Message>,
+    ctx: &mut Ctx<'_>,
+) {
+    let at = format!("/messages/{i}");
+    match m.role {
+        Role::System | Role::Developer | Role::User => {
+            let fields = ctx.vendor_fields(&m.vendor, &at);
+            let place = if m.role == Role::User {
+                Place::User
+            } else {
+                Place::System
+            };
+            let parts = m.content.into_iter().enumerate().collect();
+            let content = encode_content(parts, &m.vendor, &at, place, ctx)
+                .unwrap_or(TextOrParts::Text(String::new()));
+            out.push(if place == Place::User {
+                w::Message::User(w::UserMessage {
+                    content,
+                    extra: extra_from(fields, &m.vendor, w::UserMessage::FIELDS, ctx),
+                })
+            } else {
+                w::Message::System(w::SystemMessage {
+                    content,
+                    extra: extra_from(fields, &m.vendor, w::SystemMessage::FIELDS, ctx),
+                })
+            });
+        }
+        Role::Assistant => {
+            let t = encode_turn(m, &at, ctx);
+            out.push(w::Message::Assistant(w::AssistantMessage {
+                content: t.content,
+                tool_plan: t.tool_plan,
+                tool_calls: t.tool_calls,
+                citations: t.citations,
+                extra: t.extra,
+            }));
+        }
+        Role::Tool => {
+            for (j, p) in m.content.into_iter().enumerate() {
+                let pat = format!("{at}/content/{j}");
+                match p {
+                    Part::ToolResult(r) => out.push(encode_result(r, &pat, calls, ctx)),
+                    other => ctx.dropped(
+                        LossCode::PartUnsupported,
+                        pat,
+                        format!(
+                            "a {} part in a tool message has no place in {F}",
+                            other.kind()
+                        ),
+                    ),
+                }
+            }
+        }
+    }
+}
+
+/// Where content goes: what each role's content may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// Text only.
+    System,
+    /// Text and images.
+    User,
+    /// Text and thinking.
+    Assistant,
+    /// Text and documents.
+    Tool,
+}
+
+impl Place {
+    /// The role whose content this is.
+    fn name(self) -> &'static str {
+        match self {
+            Place::System => "system",
+            Place::User => "user",
+            Place::Assistant => "assistant",
+            Place::Tool => "tool",
+        }
+    }
+
+    /// Whether content here may hold `p`.
+    fn takes(self, p: &Part) -> bool {
+        match p {
+            Part::Text(_) | Part::Refusal(_) | Part::Opaque(_) => true,
+            Part::Image(_) => self == Place::User,
+            Part::Reasoning(_) => self == Place::Assistant,
+            Part::Json(_) => true,
+            Part::Document(m) => self == Place::Tool && matches!(m.source, Source::Text { .. }),
+            Part::Audio(_) | Part::ToolCall(_) | Part::ToolResult(_) => false,
+        }
+    }
+}
+
+/// Encodes parts (with their neutral indices) as content: the string form for one plain
+/// text part (unless the source used items), items otherwise. `None` when nothing is
+/// left.
+fn encode_content(
+    parts: Vec<(usize, Part)>,
+    v: &Vendor,
+    at: &str,
+    place: Place,
+    ctx: &mut Ctx<'_>,
+) -> Option<TextOrParts<w::Content>> {
+    // Cohere's own item list is written back as it came; otherwise an empty text part
+    // (a Gemini signature-only part, say) is not sent as an empty item.
+    let own = v.flag(F, PARTS);
+    let mut empty = false;
+    let mut out = Vec::with_capacity(parts.len());
+    for (j, p) in parts {
+        let pat = format!("{at}/content/{j}");
+        if !own && is_empty_text(&p) {
+            part_meta(p.meta(), &pat, ctx);
+            ctx.report_foreign_fields(&p.meta().vendor, &pat);
+            empty = true;
+            continue;
+        }
+        if !place.takes(&p) {
+            let why = match &p {
+                Part::Document(_) => format!(
+                    "cohere {} messages carry no document by URL, file or bytes",
+                    place.name()
+                ),
+                _ => format!(
+                    "cohere {} messages carry no {} parts",
+                    place.name(),
+                    p.kind()
+                ),
+            };
+            let code = match &p {
+                Part::Reasoning(_) => LossCode::ReasoningDropped,
+                _ => LossCode::PartUnsupported,
+            };
+            ctx.dropped(code, pat, why);
+            continue;
+        }
+        if let Some(enc) = encode_item(p, &pat, place, ctx) {
+            out.push(enc);
+        }
+    }
+    if out.is_empty() {
+        // Only empty text: the empty string.
+        return empty.then(|| TextOrParts::Text(String::new()));
+    }
+    if !own && out.len() == 1 {
+        if let Some(w::Content::Text(t)) = out.first() {
+            if t.extra.is_empty() {
+                if let Some(w::Content::Text(t)) = out.pop() {
+                    return Some(TextOrParts::Text(t.text));
+                }
+            }
+        }
+    }
+    Some(TextOrParts::Parts(out))
+}
+
+/// A text part with no text and nothing of Cohere's own on it.
+fn is_empty_text(p: &Part) -> bool {
+    matches!(p, Part::Text(t) if t.text.is_empty()
+        && t.meta.vendor.fields_for(F).is_none_or(model::VendorMap::is_empty))
+}
+
+/// Reports a part's cache marker and signature: Cohere has a place for neither.
+fn part_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
+    drop_cache(ctx, meta, at);
+    ctx.report_unplaced_token(
+        meta.signature.as_ref(),
+        format_args!("{at}/signature"),
+        "a reasoning signature",
+    );
+}
+
+/// A text item.
+pub(super) fn text_item(text: String) -> w::Content {
+    w::Content::Text(w::TextContent {
+        text,
+        extra: Extra::new(),
+    })
+}
+
+/// One content item.
+fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::Content> {
+    part_meta(p.meta(), at, ctx);
+    match p {
+        Part::Text(t) => Some(w::Content::Text(w::TextContent {
+            text: t.text,
+            extra: ctx.extra(&t.meta.vendor, w::TextContent::FIELDS, at),
+        })),
+        Part::Refusal(t) => {
+            ctx.report_foreign_fields(&t.meta.vendor, at);
+            ctx.changed(
+                LossCode::PartAsText,
+                at,
+                "cohere has no refusal: it is sent as text",
+            );
+            Some(text_item(t.text))
+        }
+        Part::Json(j) => {
+            let mut fields = ctx.vendor_fields(&j.meta.vendor, at);
+            match (place, j.value) {
+                (Place::Tool, Value::Object(data)) => {
+                    let id = fields.take_as("id");
+                    let doc_extra = take_prefixed(&mut fields, DOCUMENT);
+                    Some(w::Content::Document(w::DocumentContent {
+                        document: w::Document {
+                            data,
+                            id,
+                            extra: Extra::from(doc_extra),
+                        },
+                        extra: extra_from(fields, &j.meta.vendor, w::DocumentContent::FIELDS, ctx),
+                    }))
+                }
+                (Place::Tool, value) => Some(text_item(value.to_string())),
+                (_, value) => {
+                    ctx.changed(
+                        LossCode::PartAsText,
+                        at,
+                        "a JSON part is sent as its JSON text",
+                    );
+                    Some(text_item(value.to_string()))
+                }
+            }
+        }
+        Part::Image(m) => {
+            let (detail, vendor) = image_detail(&m.meta.vendor);
+            let mut fields = ctx.vendor_fields(&vendor, at);
+            let detail = detail.or_else(|| fields.take_as("detail"));
+            let url = match m.source {
+                Source::Url { url } => url,
+                Source::Base64 { data } => data_url(m.media_type.as_deref(), &data),
+                Source::FileId { file_id } => {
+                    ctx.dropped(
+                        LossCode::PartUnsupported,
+                        at,
+                        format!("cohere images take a URL, not a file id (`{file_id}`)"),
+                    );
+                    return None;
+                }
+                Source::Text { .. } => {
+                    ctx.dropped(
+                        LossCode::PartUnsupported,
+                        at,
+                        "an image given as text has no form in cohere",
+                    );
+                    return None;
+                }
+            };
+            if let Some(name) = &m.name {
+                ctx.dropped(
+                    LossCode::PartChanged,
+                    format!("{at}/name"),
+                    format!("cohere images have no name (`{name}`)"),
+                );
+            }
+            Some(w::Content::ImageUrl(w::ImageUrlContent {
+                image_url: w::ImageUrl {
+                    url,
+                    detail,
+                    extra: Extra::new(),
+                },
+                extra: extra_from(fields, &vendor, w::ImageUrlContent::FIELDS, ctx),
+            }))
+        }
+        Part::Document(m) => {
+            ctx.report_foreign_fields(&m.meta.vendor, at);
+            let Source::Text { text } = m.source else {
+                return None; // refused by `Place::takes`
+            };
+            let mut data = Map::new();
+            if let Some(name) = m.name {
+                data.insert("title".to_owned(), Value::String(name));
+            }
+            data.insert("text".to_owned(), Value::String(text));
+            Some(w::Content::Document(w::DocumentContent {
+                document: w::Document {
+                    data,
+                    id: None,
+                    extra: Extra::new(),
+                },
+                extra: Extra::new(),
+            }))
+        }
+        Part::Reasoning(r) => encode_thinking(r, at, ctx)
+            .map(|(thinking, extra)| w::Content::Thinking(w::ThinkingContent { thinking, extra })),
+        Part::Opaque(o) if o.format == F => serde_json::from_value(o.value).ok(),
+        Part::Opaque(o) => match opaque_elsewhere(ctx, &o, at) {
+            Some(Part::Text(t)) => Some(text_item(t.text)),
+            _ => None,
+        },
+        Part::Audio(_) | Part::ToolCall(_) | Part::ToolResult(_) => None, // refused by `Place::takes`
+    }
+}
+
+/// The text of a reasoning part for a `thinking` item or the `tool_plan`, and the extra
+/// fields of its item; Cohere's own reasoning comes back as it came.
+fn encode_thinking(r: model::Reasoning, at: &str, ctx: &mut Ctx<'_>) -> Option<(String, Extra)> {
+    let own = r.source == Some(F) && r.signature.is_none() && r.encrypted.is_none();
+    let text = if own {
+        r.text.clone().unwrap_or_default()
+    } else {
+        let view = ctx.reasoning(&r, at)?;
+        match view.text.filter(|t| !t.is_empty()) {
+            Some(t) => t.to_owned(),
+            None if !view.summary.is_empty() => {
+                ctx.changed(
+                    LossCode::PartChanged,
+                    format!("{at}/summary"),
+                    "cohere has no reasoning summary: the summary is sent as thinking",
+                );
+                view.summary.join("\n\n")
+            }
+            None => {
+                ctx.dropped(
+                    LossCode::ReasoningDropped,
+                    at,
+                    "reasoning without text has no place in cohere",
+                );
+                return None;
+            }
+        }
+    };
+    let extra = ctx.extra(&r.meta.vendor, w::ThinkingContent::FIELDS, at);
+    Some((text, extra))
+}
+
+/// An assistant turn (request or response message): calls as `tool_calls`, Cohere's own
+/// plan as `tool_plan`, everything else as content.
+pub(super) fn encode_turn(m: Message, at: &str, ctx: &mut Ctx<'_>) -> Turn {
+    let v = m.vendor;
+    let mut fields = ctx.vendor_fields(&v, at);
+    let mut content = Vec::new();
+    let mut calls = Vec::new();
+    let mut plans: Vec<String> = Vec::new();
+    for (j, p) in m.content.into_iter().enumerate() {
+        let pat = format!("{at}/content/{j}");
+        match p {
+            Part::ToolCall(c) => calls.push(encode_call(c, &pat, ctx)),
+            Part::Reasoning(r) if r.meta.vendor.flag(F, TOOL_PLAN) => {
+                part_meta(&r.meta, &pat, ctx);
+                if let Some((text, _)) = encode_thinking(r, &pat, ctx) {
+                    plans.push(text);
+                }
+            }
+            other => content.push((j, other)),
+        }
+    }
+    let content = encode_content(content, &v, at, Place::Assistant, ctx);
+    Turn {
+        role: v.hint(F, ROLE).and_then(Value::as_str).map(str::to_owned),
+        content,
+        tool_plan: (!plans.is_empty()).then(|| plans.join("\n")),
+        tool_calls: (!calls.is_empty()).then_some(calls),
+        citations: fields.take_as("citations"),
+        extra: extra_from(fields, &v, w::AssistantMessage::FIELDS, ctx),
+    }
+}
+
+/// A tool call: arguments, `type`, `id` and `function` fields as the source had them.
+fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
+    part_meta(&c.meta, at, ctx);
+    let v = &c.meta.vendor;
+    let mut fields = ctx.vendor_fields(v, at);
+    let arguments = match c.arguments {
+        Arguments::Text(t) if t.is_empty() && v.flag(F, NO_ARGUMENTS) => None,
+        Arguments::Text(t) => Some(wire_types::Arguments::Text(t)),
+        Arguments::Value(val) if v.flag(F, ARGS_JSON) => Some(wire_types::Arguments::Json(val)),
+        Arguments::Value(val) => Some(wire_types::Arguments::Text(val.to_string())),
+    };
+    let kind = if v.flag(F, NO_TYPE) {
+        None
+    } else {
+        Some(
+            fields
+                .take_as("type")
+                .unwrap_or_else(|| "function".to_owned()),
+        )
+    };
+    let function_extra = take_prefixed(&mut fields, FUNCTION);
+    w::ToolCall {
+        id: (!v.flag(F, NO_ID)).then_some(c.id),
+        kind,
+        function: Some(w::FunctionCall {
+            name: Some(c.name),
+            arguments,
+            extra: Extra::from(function_extra),
+        }),
+        extra: extra_from(fields, v, w::ToolCall::FIELDS, ctx),
+    }
+}
+
+/// A `tool` message for a result (`calls`: the ids of the calls in the conversation).
+fn encode_result(
+    r: ToolResult,
+    at: &str,
+    calls: &HashSet<String>,
+    ctx: &mut Ctx<'_>,
+) -> w::Message {
+    let v = &r.meta.vendor;
+    let fields = ctx.vendor_fields(v, at);
+    part_meta(&r.meta, at, ctx);
+    if let Some(name) = &r.name {
+        if !calls.contains(&r.call_id) {
+            ctx.dropped(
+                LossCode::PartChanged,
+                format!("{at}/name"),
+                format!("cohere tool results have no tool name (`{name}`), and its call is not in the conversation"),
+            );
+        }
+    }
+    let parts = r.content.into_iter().enumerate().collect();
+    let mut content = encode_content(parts, v, at, Place::Tool, ctx);
+    if r.is_error {
+        ctx.changed(
+            LossCode::PartChanged,
+            format!("{at}/is_error"),
+            "cohere has no error flag on tool results: the text is prefixed `Error: `",
+        );
+        // A text that already says so gets no second `Error: `.
+        content = Some(match content {
+            None => TextOrParts::Text("Error: ".to_owned()),
+            Some(TextOrParts::Text(t)) if t.starts_with("Error:") => TextOrParts::Text(t),
+            Some(TextOrParts::Text(t)) => TextOrParts::Text(format!("Error: {t}")),
+            Some(TextOrParts::Parts(mut p)) => {
+                match p.first_mut() {
+                    Some(w::Content::Text(t)) if t.text.starts_with("Error:") => {}
+                    Some(w::Content::Text(t)) => t.text.insert_str(0, "Error: "),
+                    _ => p.insert(0, text_item("Error: ".to_owned())),
+                }
+                TextOrParts::Parts(p)
+            }
+        });
+    }
+    w::Message::Tool(w::ToolMessage {
+        tool_call_id: r.call_id,
+        content: content.unwrap_or(TextOrParts::Text(String::new())),
+        extra: extra_from(fields, v, w::ToolMessage::FIELDS, ctx),
+    })
+}
+
+/// Takes the fields whose key starts with `prefix` out of `fields`, keyed without it
+/// (`function.x` → `x`), in their order.
+fn take_prefixed(fields: &mut Map<String, Value>, prefix: &str) -> Map<String, Value> {
+    let keys: Vec<String> = fields
+        .keys()
+        .filter(|k| k.starts_with(prefix))
+        .cloned()
+        .collect();
+    let mut out = Map::new();
+    for k in keys {
+        if let Some(val) = fields.shift_remove(&k) {
+            out.insert(k[prefix.len()..].to_owned(), val);
+        }
+    }
+    out
+}
+
+/// The image `detail` (`auto`, `low`, `high`) that OpenAI Chat, Mistral and Cohere all
+/// spell the same way and keep as a vendor field (the neutral model has no place for
+/// it), and the vendor record without it.
+fn image_detail(v: &Vendor) -> (Option<String>, Vendor) {
+    let shared = matches!(
+        v.format,
+        Some(Format::OpenaiChat | Format::Mistral | Format::Cohere)
+    );
+    match v.fields.get("detail").and_then(Value::as_str) {
+        Some(d) if shared && v.format != Some(F) => {
+            let mut rest = v.clone();
+            rest.fields.shift_remove("detail");
+            (Some(d.to_owned()), rest)
+        }
+        _ => (None, v.clone()),
+    }
+}

@@ -1,0 +1,358 @@
+//! Decoding requests: Mistral messages and their parts into the neutral model.
+
+use super::hints::{
+    ARGS_JSON, CLOSED, IMAGE_URL_STRING, INDEX, NO_ID, NO_NAME, PARTS, ROLE, THINKING_CHUNKS,
+};
+use super::settings::{decode_output_format, decode_settings, decode_tool_choice};
+use super::tools::decode_tool;
+use super::{F, FUNCTION_FIELD};
+use crate::ids::synthetic_id;
+use crate::media::parse_data_url;
+use crate::model::{
+    self, Arguments, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult,
+    Vendor,
+};
+use crate::passes::tools::NO_TYPE;
+use crate::util::opaque;
+use crate::{Ctx, Error};
+use serde_json::Value;
+use wire_types::mistral as w;
+use wire_types::{Extra, TextOrParts};
+
+/// Decodes a Mistral chat request.
+pub(crate) fn decode_request(
+    mut req: w::Request,
+    ctx: &mut Ctx<'_>,
+) -> Result<model::Request, Error> {
+    let mut out = model::Request {
+        model: Some(std::mem::take(&mut req.model)),
+        ..Default::default()
+    };
+    // The unknown fields first, then the known ones that have no neutral place.
+    let mut v = Vendor::from_extra(F, &req.extra, &[]);
+
+    for (i, m) in std::mem::take(&mut req.messages).into_iter().enumerate() {
+        let at = format!("/messages/{i}");
+        let n = out.messages.len();
+        match m {
+            w::Message::System(s) => {
+                out.messages
+                    .push(decode_plain(Role::System, s.content, &s.extra, n, &at, ctx))
+            }
+            w::Message::User(u) => {
+                out.messages
+                    .push(decode_plain(Role::User, u.content, &u.extra, n, &at, ctx))
+            }
+            w::Message::Assistant(a) => {
+                let turn = Turn {
+                    role: None,
+                    content: a.content,
+                    tool_calls: a.tool_calls,
+                    prefix: a.prefix,
+                    extra: a.extra,
+                };
+                out.messages
+                    .push(decode_turn(turn, &format!("/messages/{n}"), &at, ctx));
+            }
+            w::Message::Tool(t) => {
+                let Some(call_id) = t.tool_call_id.clone() else {
+                    return Err(Error::invalid(
+                        format!("{at}/tool_call_id"),
+                        "a tool message needs the id of the call it answers",
+                    ));
+                };
+                push_result(&mut out.messages, t, call_id, &at, ctx);
+            }
+            other => {
+                return Err(Error::invalid(
+                    format!("{at}/role"),
+                    format!("unknown role `{}`", other.tag()),
+                ));
+            }
+        }
+    }
+
+    for (k, t) in req.tools.take().into_iter().flatten().enumerate() {
+        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
+        out.tools.push(decode_tool(t));
+    }
+    out.tool_choice = decode_tool_choice(req.tool_choice.take(), &mut v, ctx);
+    out.settings = decode_settings(&mut req, &mut v, ctx);
+    out.output_format = decode_output_format(req.response_format.take(), &mut v, ctx);
+    v.keep(F, "n", &req.n);
+    v.keep(F, "prediction", &req.prediction);
+    v.keep(F, "prompt_mode", &req.prompt_mode);
+    v.keep(F, "safe_prompt", &req.safe_prompt);
+    out.vendor = v;
+    Ok(out)
+}
+
+/// A system or user message.
+fn decode_plain(
+    role: Role,
+    content: TextOrParts<w::ContentChunk>,
+    extra: &Extra,
+    n: usize,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) -> Message {
+    let neutral = format!("/messages/{n}");
+    ctx.map(neutral.clone(), at.to_owned());
+    let mut msg = Message::new(role, Vec::new());
+    msg.vendor = Vendor::from_extra(F, extra, &[]);
+    decode_content(
+        content,
+        &mut msg.content,
+        &mut msg.vendor,
+        &neutral,
+        at,
+        ctx,
+    );
+    msg
+}
+
+/// Decodes `content` into `parts`, recording the [`PARTS`] hint in `v` for the array form.
+fn decode_content(
+    content: TextOrParts<w::ContentChunk>,
+    parts: &mut Vec<Part>,
+    v: &mut Vendor,
+    neutral: &str,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) {
+    match content {
+        TextOrParts::Text(t) => {
+            ctx.map(
+                format_args!("{neutral}/content/{}", parts.len()),
+                format_args!("{at}/content"),
+            );
+            parts.push(Part::text(t));
+        }
+        TextOrParts::Parts(chunks) => {
+            v.set_hint(F, PARTS, true);
+            for (j, c) in chunks.into_iter().enumerate() {
+                ctx.map(
+                    format_args!("{neutral}/content/{}", parts.len()),
+                    format_args!("{at}/content/{j}"),
+                );
+                parts.push(decode_chunk(c, ctx));
+            }
+        }
+    }
+}
+
+/// A URL, or the base64 and media type of a `data:` URL.
+fn source_of(url: String) -> (Source, Option<String>) {
+    match parse_data_url(&url) {
+        Some((mt, data)) => (Source::Base64 { data }, Some(mt)),
+        None => (Source::Url { url }, None),
+    }
+}
+
+fn decode_chunk(c: w::ContentChunk, ctx: &mut Ctx<'_>) -> Part {
+    match c {
+        w::ContentChunk::Text(t) => Part::Text(Text {
+            text: t.text,
+            meta: PartMeta::from_extra(F, &t.extra),
+        }),
+        w::ContentChunk::ImageUrl(i) => {
+            let mut meta = PartMeta::from_extra(F, &i.extra);
+            let url = match i.image_url {
+                w::ImageUrlValue::Url(u) => {
+                    meta.vendor.set_hint(F, IMAGE_URL_STRING, true);
+                    u
+                }
+                w::ImageUrlValue::Object(o) => {
+                    meta.vendor.merge(Vendor::from_extra(F, &o.extra, &[]));
+                    if let Some(d) = o.detail {
+                        meta.vendor.set_field(F, "detail", Value::String(d));
+                    }
+                    o.url
+                }
+            };
+            let (source, media_type) = source_of(url);
+            Part::Image(Media {
+                source,
+                media_type,
+                name: None,
+                meta,
+            })
+        }
+        w::ContentChunk::DocumentUrl(d) => {
+            let (source, media_type) = source_of(d.document_url);
+            Part::Document(Media {
+                source,
+                media_type,
+                name: d.document_name,
+                meta: PartMeta::from_extra(F, &d.extra),
+            })
+        }
+        w::ContentChunk::InputAudio(a) => {
+            let source =
+                if a.input_audio.starts_with("http://") || a.input_audio.starts_with("https://") {
+                    Source::Url { url: a.input_audio }
+                } else {
+                    Source::Base64 {
+                        data: a.input_audio,
+                    }
+                };
+            Part::Audio(Media {
+                source,
+                media_type: None,
+                name: None,
+                meta: PartMeta::from_extra(F, &a.extra),
+            })
+        }
+        w::ContentChunk::File(f) => Part::Document(Media {
+            source: Source::FileId { file_id: f.file_id },
+            media_type: None,
+            name: None,
+            meta: PartMeta::from_extra(F, &f.extra),
+        }),
+        w::ContentChunk::Thinking(t) => {
+            let mut meta = PartMeta::from_extra(F, &t.extra);
+            let text = w::thinking_text(&t);
+            let plain = matches!(
+                t.thinking.as_slice(),
+                [w::ContentChunk::Text(only)] if only.extra.is_empty()
+            );
+            if !plain {
+                meta.vendor
+                    .set_hint(F, THINKING_CHUNKS, wire_types::to_value(&t.thinking));
+            }
+            if let Some(closed) = t.closed {
+                meta.vendor.set_hint(F, CLOSED, closed);
+            }
+            Part::Reasoning(model::Reasoning {
+                text: Some(text),
+                source: Some(F),
+                meta,
+                ..Default::default()
+            })
+        }
+        other => opaque(ctx, wire_types::to_value(&other)),
+    }
+}
+
+/// An assistant turn, from a request message or a response message.
+pub(super) struct Turn {
+    pub(super) role: Option<String>,
+    pub(super) content: Option<TextOrParts<w::ContentChunk>>,
+    pub(super) tool_calls: Option<Vec<w::ToolCall>>,
+    pub(super) prefix: Option<bool>,
+    pub(super) extra: Extra,
+}
+
+pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -> Message {
+    ctx.map(neutral.to_owned(), at.to_owned());
+    let mut msg = Message::new(Role::Assistant, Vec::new());
+    msg.vendor = Vendor::from_extra(F, &t.extra, &[]);
+    if let Some(role) = t.role {
+        msg.vendor.set_hint(F, ROLE, role);
+    }
+    msg.vendor.keep(F, "prefix", &t.prefix);
+    if let Some(c) = t.content {
+        decode_content(c, &mut msg.content, &mut msg.vendor, neutral, at, ctx);
+    }
+    let id_base = neutral.strip_suffix("/message").unwrap_or(neutral);
+    for (c, call) in t.tool_calls.into_iter().flatten().enumerate() {
+        ctx.map(
+            format_args!("{neutral}/content/{}", msg.content.len()),
+            format_args!("{at}/tool_calls/{c}"),
+        );
+        map_call(
+            ctx,
+            &format!("{neutral}/content/{}", msg.content.len()),
+            &format!("{at}/tool_calls/{c}"),
+        );
+        msg.content.push(decode_call(call, id_base, c));
+    }
+    if !msg.vendor.is_empty() {
+        msg.vendor.format = Some(F);
+    }
+    msg
+}
+
+/// Maps the neutral fields of a call to its `function` object in the source.
+fn map_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
+    for (n, s) in [("name", "name"), ("arguments", "arguments")] {
+        ctx.map(
+            format_args!("{neutral}/{n}"),
+            format_args!("{source}/function/{s}"),
+        );
+    }
+}
+
+fn decode_call(call: w::ToolCall, id_base: &str, c: usize) -> Part {
+    let mut v = Vendor::from_extra(F, &call.extra, &[]);
+    match call.kind.as_deref() {
+        Some("function") => {}
+        None => v.set_hint(F, NO_TYPE, true),
+        Some(other) => v.set_field(F, "type", Value::String(other.to_owned())),
+    }
+    if let Some(ix) = call.index {
+        v.set_hint(F, INDEX, ix);
+    }
+    let f = call.function;
+    for (k, val) in f.extra.fields() {
+        v.set_field(F, &format!("{FUNCTION_FIELD}{k}"), val.clone());
+    }
+    let arguments = match f.arguments {
+        wire_types::Arguments::Text(t) => Arguments::Text(t),
+        wire_types::Arguments::Json(j) => {
+            v.set_hint(F, ARGS_JSON, true);
+            Arguments::Value(j)
+        }
+    };
+    let (id, synthetic) = match call.id {
+        Some(id) => (id, false),
+        None => {
+            v.set_hint(F, NO_ID, true);
+            (synthetic_id(id_base, c, &f.name), true)
+        }
+    };
+    Part::ToolCall(ToolCall {
+        id,
+        synthetic_id: synthetic,
+        name: f.name,
+        arguments,
+        meta: PartMeta {
+            vendor: v,
+            ..Default::default()
+        },
+    })
+}
+
+/// Appends the result of a `tool` message to the tool message at the end, or starts one.
+fn push_result(
+    messages: &mut Vec<Message>,
+    t: w::ToolMessage,
+    call_id: String,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) {
+    if messages.last().is_none_or(|m| m.role != Role::Tool) {
+        ctx.map(format_args!("/messages/{}", messages.len()), at.to_owned());
+        messages.push(Message::new(Role::Tool, Vec::new()));
+    }
+    let n = messages.len() - 1;
+    let k = messages.last().map_or(0, |m| m.content.len());
+    let neutral = format!("/messages/{n}/content/{k}");
+    ctx.map(neutral.clone(), at.to_owned());
+    let mut meta = PartMeta::from_extra(F, &t.extra);
+    if t.name.is_none() {
+        meta.vendor.set_hint(F, NO_NAME, true);
+    }
+    let mut content = Vec::new();
+    decode_content(t.content, &mut content, &mut meta.vendor, &neutral, at, ctx);
+    let result = ToolResult {
+        call_id,
+        name: t.name,
+        content,
+        is_error: false,
+        meta,
+    };
+    if let Some(last) = messages.last_mut() {
+        last.content.push(Part::ToolResult(result));
+    }
+}

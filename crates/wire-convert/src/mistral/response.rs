@@ -1,0 +1,253 @@
+//! Responses both ways: the answer, its stop reason and usage.
+
+use super::F;
+use super::decode::{Turn, decode_turn};
+use super::encode::encode_turn;
+use super::hints::{FINISH_NULL, INDEX, OBJECT, PROMPT_DETAILS};
+use crate::ctx::extra_from;
+use crate::model::{self, Choice, StopKind, StopReason, Usage, Vendor};
+use crate::vendor::Fields;
+use crate::{Ctx, Error, LossCode};
+use serde_json::Value;
+use wire_types::mistral as w;
+
+/// Decodes a Mistral chat response.
+pub(crate) fn decode_response(
+    resp: w::Response,
+    ctx: &mut Ctx<'_>,
+) -> Result<model::Response, Error> {
+    let mut out = model::Response {
+        id: resp.id,
+        model: resp.model,
+        ..Default::default()
+    };
+    for (i, c) in resp.choices.into_iter().enumerate() {
+        let neutral = format!("/choices/{i}/message");
+        let m = c.message;
+        let turn = Turn {
+            role: m.role,
+            content: m.content,
+            tool_calls: m.tool_calls,
+            prefix: m.prefix,
+            extra: m.extra,
+        };
+        let message = decode_turn(turn, &neutral, &neutral, ctx);
+        let mut v = Vendor::from_extra(F, &c.extra, &["finish_reason"]);
+        if let Some(ix) = c.index {
+            v.set_hint(F, INDEX, ix);
+        }
+        v.keep(F, "logprobs", &c.logprobs);
+        if c.finish_reason.is_none() && c.extra.was_null("finish_reason") {
+            v.set_hint(F, FINISH_NULL, true);
+        }
+        if !v.is_empty() {
+            v.format = Some(F);
+        }
+        ctx.map(
+            format_args!("/choices/{i}/stop_reason"),
+            format_args!("/choices/{i}/finish_reason"),
+        );
+        out.choices.push(Choice {
+            message,
+            stop_reason: c.finish_reason.map(|f| stop_reason(&f)),
+            vendor: v,
+        });
+    }
+    out.usage = resp.usage.map(|u| decode_usage(u, ctx));
+    let mut v = Vendor::from_extra(F, &resp.extra, &[]);
+    if let Some(object) = resp.object {
+        v.set_hint(F, OBJECT, object);
+    }
+    out.created = resp.created;
+    v.format = Some(F);
+    out.vendor = v;
+    Ok(out)
+}
+
+/// The neutral stop reason of a `finish_reason` (its wire value kept).
+fn stop_reason(f: &w::FinishReason) -> StopReason {
+    let kind = match f {
+        w::FinishReason::Stop => StopKind::EndTurn,
+        w::FinishReason::Length | w::FinishReason::ModelLength => StopKind::MaxTokens,
+        w::FinishReason::ToolCalls => StopKind::ToolUse,
+        w::FinishReason::Error => StopKind::Error,
+        _ => StopKind::Other,
+    };
+    StopReason {
+        kind,
+        raw: Some(f.as_str().to_owned()),
+        format: Some(F),
+    }
+}
+
+fn decode_usage(u: w::Usage, ctx: &mut Ctx<'_>) -> Usage {
+    ctx.map("/usage/input_tokens", "/usage/prompt_tokens");
+    ctx.map("/usage/output_tokens", "/usage/completion_tokens");
+    let mut out = Usage {
+        input_tokens: u.prompt_tokens,
+        output_tokens: u.completion_tokens,
+        total_tokens: u.total_tokens,
+        ..Default::default()
+    };
+    let mut v = Vendor::from_extra(F, &u.extra, &[]);
+    if let Some(p) = u.prompt_tokens_details {
+        out.cached_input_tokens = p.cached_tokens;
+        v.set_hint(F, PROMPT_DETAILS, true);
+        if !p.extra.is_empty() {
+            v.set_field(
+                F,
+                "prompt_tokens_details",
+                wire_types::to_value(&w::PromptTokensDetails {
+                    cached_tokens: None,
+                    ..p
+                }),
+            );
+        }
+    }
+    out.vendor = v;
+    out
+}
+
+/// Encodes a neutral response as a Mistral chat response.
+pub(crate) fn encode_response(
+    resp: model::Response,
+    ctx: &mut Ctx<'_>,
+) -> Result<w::Response, Error> {
+    let v = resp.vendor;
+    let same = v.format == Some(F);
+    let mut fields = ctx.vendor_fields(&v, "");
+    let object = if same {
+        v.hint(F, OBJECT).and_then(Value::as_str).map(str::to_owned)
+    } else {
+        Some("chat.completion".to_owned())
+    };
+    let created = resp.created.or_else(|| fields.take_as("created"));
+    let mut choices = Vec::with_capacity(resp.choices.len());
+    for (i, c) in resp.choices.into_iter().enumerate() {
+        choices.push(encode_choice(c, i, ctx));
+    }
+    Ok(w::Response {
+        id: resp.id,
+        object,
+        created,
+        model: resp.model,
+        choices,
+        usage: resp.usage.map(|u| encode_usage(u, ctx)),
+        extra: extra_from(fields, &v, w::Response::FIELDS, ctx),
+    })
+}
+
+fn encode_choice(c: Choice, i: usize, ctx: &mut Ctx<'_>) -> w::Choice {
+    let at = format!("/choices/{i}");
+    let mut fields = ctx.vendor_fields(&c.vendor, &at);
+    let same = c.vendor.format == Some(F) || c.message.vendor.format == Some(F);
+    let t = encode_turn(c.message, &format!("{at}/message"), ctx);
+    let message = w::ResponseMessage {
+        role: t.role.or_else(|| (!same).then(|| "assistant".to_owned())),
+        content: t.content,
+        tool_calls: t.tool_calls,
+        prefix: t.prefix,
+        extra: t.extra,
+    };
+    let index = c
+        .vendor
+        .hint(F, INDEX)
+        .and_then(Value::as_u64)
+        .and_then(|x| u32::try_from(x).ok())
+        .or_else(|| (!same).then_some(i as u32));
+    let logprobs = fields.shift_remove("logprobs");
+    let finish_reason = c
+        .stop_reason
+        .map(|r| encode_stop(&r, &format!("{at}/stop_reason"), ctx));
+    let mut extra = extra_from(fields, &c.vendor, w::Choice::FIELDS, ctx);
+    if finish_reason.is_none() && c.vendor.flag(F, FINISH_NULL) {
+        extra.mark_null("finish_reason");
+    }
+    w::Choice {
+        index,
+        message,
+        finish_reason,
+        logprobs,
+        extra,
+    }
+}
+
+fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::FinishReason {
+    if let Some(raw) = r.raw_for(F) {
+        return w::FinishReason::from(raw);
+    }
+    // `finish_reason` is a closed set: `stop`, `length`, `model_length`, `error`,
+    // `tool_calls`. A content filter (or refusal) ended the answer before its natural
+    // end and the SDK has no value for it: `error`, so that a client does not take the
+    // answer as complete. A pause and an unknown reason become `stop`.
+    let (reason, said) = match r.kind {
+        StopKind::EndTurn | StopKind::StopSequence => return w::FinishReason::Stop,
+        StopKind::MaxTokens => return w::FinishReason::Length,
+        StopKind::ToolUse => return w::FinishReason::ToolCalls,
+        StopKind::Error => return w::FinishReason::Error,
+        StopKind::ContentFilter => (w::FinishReason::Error, "error"),
+        StopKind::Pause | StopKind::Other => (w::FinishReason::Stop, "stop"),
+    };
+    ctx.changed(
+        LossCode::StopReasonChanged,
+        at.to_owned(),
+        format!(
+            "stop reason `{}` has no mistral equivalent: sent as `{said}`",
+            stop_name(r)
+        ),
+    );
+    reason
+}
+
+/// How a stop reason is named in a loss: its source spelling, or its neutral kind.
+fn stop_name(r: &StopReason) -> String {
+    match &r.raw {
+        Some(raw) => raw.clone(),
+        None => match serde_json::to_value(r.kind) {
+            Ok(Value::String(k)) => k,
+            _ => format!("{:?}", r.kind),
+        },
+    }
+}
+
+fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
+    let mut fields = ctx.vendor_fields(&u.vendor, "/usage");
+    for (key, val) in [
+        ("cache_write_tokens", u.cache_write_tokens),
+        ("reasoning_tokens", u.reasoning_tokens),
+    ] {
+        // A zero count says nothing the totals do not.
+        if let Some(n) = val.filter(|n| *n > 0) {
+            ctx.dropped(
+                LossCode::UsageChanged,
+                format!("/usage/{key}"),
+                format!("mistral reports no {} ({n})", key.replace('_', " ")),
+            );
+        }
+    }
+    let details = fields.shift_remove("prompt_tokens_details");
+    let prompt_tokens_details =
+        if details.is_some() || u.cached_input_tokens.is_some() || u.vendor.flag(F, PROMPT_DETAILS)
+        {
+            let mut d: w::PromptTokensDetails = details
+                .and_then(|d| serde_json::from_value(d).ok())
+                .unwrap_or_default();
+            d.cached_tokens = u.cached_input_tokens;
+            Some(d)
+        } else {
+            None
+        };
+    let total = u
+        .total_tokens
+        .or_else(|| match (u.input_tokens, u.output_tokens) {
+            (Some(i), Some(o)) if u.vendor.format != Some(F) => Some(i + o),
+            _ => None,
+        });
+    w::Usage {
+        prompt_tokens: u.input_tokens,
+        completion_tokens: u.output_tokens,
+        total_tokens: total,
+        prompt_tokens_details,
+        extra: extra_from(fields, &u.vendor, w::Usage::FIELDS, ctx),
+    }
+}

@@ -1,0 +1,364 @@
+use super::F;
+use super::encode::BRIDGE;
+use crate::model::{self, Choice, Message, Part, Role, StopKind, StopReason, ToolChoice, Vendor};
+use crate::{Error, LossCode, LossKind, Options, convert_request_value, convert_response_value};
+use serde_json::{Value, json};
+use wire_types::Format;
+use wire_types::mistral as w;
+
+#[test]
+fn openai_ids_are_rewritten_to_nine_alphanumerics() {
+    let body = json!({"model": "m", "messages": [
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_abc", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+            {"id": "D681PevKs", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_abc", "content": "1"},
+        {"role": "tool", "tool_call_id": "D681PevKs", "content": "2"}]});
+    let out = convert_request_value(&body, Format::OpenaiChat, F, &Options::default()).unwrap();
+    let m = &out.value["messages"];
+    let new = m[0]["tool_calls"][0]["id"].as_str().unwrap();
+    assert_eq!(new.len(), 9);
+    assert!(new.chars().all(|c| c.is_ascii_alphanumeric()));
+    assert_eq!(m[1]["tool_call_id"], new);
+    assert_eq!(m[1]["name"], "f");
+    assert_eq!(m[0]["tool_calls"][1]["id"], "D681PevKs");
+    assert_eq!(m[2]["tool_call_id"], "D681PevKs");
+    assert_eq!(out.ids.get("call_abc"), new);
+    assert_eq!(out.losses[0].path, "/messages/0/tool_calls/0/id");
+    assert!(
+        out.losses
+            .iter()
+            .all(|l| l.kind == LossKind::Changed && l.detail.contains("call_abc"))
+    );
+}
+
+#[test]
+fn tool_choice_any_is_required() {
+    let body = json!({"model": "m", "messages": [], "tool_choice": "any"});
+    let d = crate::decode_request(&body.to_string(), F, &Default::default())
+        .unwrap()
+        .value;
+    assert_eq!(d.tool_choice, Some(ToolChoice::Required));
+    let body = json!({"model": "m", "messages": [], "tool_choice": "required"});
+    let out = convert_request_value(&body, F, F, &Options::default()).unwrap();
+    assert_eq!(out.value["tool_choice"], "required");
+    let body = json!({"model": "m", "messages": [], "tool_choice": "required"});
+    let out = convert_request_value(&body, Format::OpenaiChat, F, &Options::default()).unwrap();
+    assert_eq!(out.value["tool_choice"], "any");
+}
+
+#[test]
+fn seed_and_top_k() {
+    let body = json!({"model": "m", "messages": [], "seed": -1});
+    let out = convert_request_value(&body, Format::OpenaiChat, F, &Options::default()).unwrap();
+    assert!(out.value.get("random_seed").is_none());
+    // At the neutral `/settings/seed`, which is OpenAI's `seed`.
+    assert_eq!(out.losses[0].path, "/seed");
+    assert_eq!(out.losses[0].kind, LossKind::Dropped);
+    assert_eq!(out.losses[0].code, LossCode::FieldUnsupported);
+    let body = json!({"model": "m", "messages": [], "random_seed": 7});
+    let out = convert_request_value(&body, F, Format::OpenaiChat, &Options::default()).unwrap();
+    assert_eq!(out.value["seed"], 7);
+}
+
+#[test]
+fn thinking_chunks_round_trip_and_travel_as_reasoning() {
+    let body = json!({"model": "m", "messages": [{"role": "assistant", "content": [
+        {"type": "thinking", "thinking": [
+            {"type": "text", "text": "first "},
+            {"type": "reference", "reference_ids": [1]},
+            {"type": "text", "text": "second"}], "closed": true},
+        {"type": "text", "text": "answer"}]}]});
+    let out = convert_request_value(&body, F, F, &Options::default()).unwrap();
+    assert_eq!(out.value, body);
+    assert!(out.losses.is_empty());
+    let d = crate::decode_request(&body.to_string(), F, &Default::default())
+        .unwrap()
+        .value;
+    match &d.messages[0].content[0] {
+        Part::Reasoning(r) => assert_eq!(r.text.as_deref(), Some("first second")),
+        other => panic!("not reasoning: {other:?}"),
+    }
+}
+
+#[test]
+fn finish_reasons_map_by_kind() {
+    for (raw, kind, openai) in [
+        ("stop", StopKind::EndTurn, "stop"),
+        ("length", StopKind::MaxTokens, "length"),
+        ("model_length", StopKind::MaxTokens, "length"),
+        ("tool_calls", StopKind::ToolUse, "tool_calls"),
+        ("error", StopKind::Error, "error"),
+    ] {
+        let resp = json!({"id": "x", "model": "m", "choices": [{"index": 0,
+            "message": {"role": "assistant", "content": "hi"}, "finish_reason": raw}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7}});
+        let d = crate::decode_response(&resp.to_string(), F, &Default::default())
+            .unwrap()
+            .value;
+        assert_eq!(
+            d.choices[0].stop_reason.as_ref().map(|s| s.kind),
+            Some(kind)
+        );
+        let out =
+            convert_response_value(&resp, F, Format::OpenaiChat, &Options::default()).unwrap();
+        assert_eq!(out.value["choices"][0]["finish_reason"], openai);
+    }
+}
+
+/// Every request and response fixture of every format, encoded as Mistral, reads back
+/// with the wire types and validates (Mistral has no official schema to check
+/// against), and writes again as the same JSON.
+#[test]
+fn every_encoded_fixture_reads_back() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for from in Format::CHAT {
+        for body in ["request", "response"] {
+            let Ok(entries) = std::fs::read_dir(dir.join(from.name()).join(body)) else {
+                continue;
+            };
+            let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            paths.sort();
+            for path in paths {
+                let name = path.display().to_string();
+                let file = path.file_name().map(|f| f.to_string_lossy().into_owned());
+                if !name.ends_with(".json") || file.is_some_and(|f| f.starts_with("error")) {
+                    continue;
+                }
+                let input: Value =
+                    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                let out = if body == "request" {
+                    convert_request_value(&input, from, F, &Options::default())
+                } else {
+                    convert_response_value(&input, from, F, &Options::default())
+                };
+                let value = match out {
+                    Ok(c) => c.value,
+                    Err(Error::Unsupported { .. }) => continue,
+                    Err(e) => {
+                        failures.push(format!("{name}: {e}"));
+                        continue;
+                    }
+                };
+                checked += 1;
+                let back = if body == "request" {
+                    wire_types::from_value::<w::Request>(&value).and_then(|r| {
+                        w::validate_request(&r)?;
+                        Ok(wire_types::to_value(&r))
+                    })
+                } else {
+                    wire_types::from_value::<w::Response>(&value).map(|r| wire_types::to_value(&r))
+                };
+                match back {
+                    Ok(b) if b == value => {}
+                    Ok(_) => failures.push(format!("{name}: writes back differently")),
+                    Err(e) => failures.push(format!("{name}: {e}")),
+                }
+            }
+        }
+    }
+    assert!(checked > 0);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+fn losses_at<'l>(losses: &'l [crate::Loss], path: &str) -> Vec<&'l crate::Loss> {
+    losses.iter().filter(|l| l.path == path).collect()
+}
+
+/// An Anthropic request whose tool result carries an image; with `then_user`, the user
+/// says more right after the result (a neutral user message after the tool message).
+fn anthropic_result_with_image(then_user: bool) -> Value {
+    let mut blocks = vec![
+        json!({"type": "tool_result", "tool_use_id": "toolu_1", "content": [
+        {"type": "text", "text": "the photo"},
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}]}),
+    ];
+    if then_user {
+        blocks.push(json!({"type": "text", "text": "thanks"}));
+    }
+    json!({"model": "c", "max_tokens": 10, "messages": [
+        {"role": "user", "content": "show me"},
+        {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "toolu_1", "name": "photo", "input": {}}]},
+        {"role": "user", "content": blocks}]})
+}
+
+#[test]
+fn seed_losses_point_at_random_seed() {
+    let body = json!({"model": "m", "messages": [], "random_seed": 7});
+    let out = convert_request_value(&body, F, Format::Anthropic, &Options::default()).unwrap();
+    let l = losses_at(&out.losses, "/random_seed");
+    assert_eq!(l.len(), 1, "{:?}", out.losses);
+    assert_eq!(l[0].kind, LossKind::Dropped);
+}
+
+#[test]
+fn stop_kinds_map_into_the_closed_set() {
+    for (kind, expected, lossy) in [
+        (StopKind::EndTurn, "stop", false),
+        (StopKind::StopSequence, "stop", false),
+        (StopKind::MaxTokens, "length", false),
+        (StopKind::ToolUse, "tool_calls", false),
+        (StopKind::Error, "error", false),
+        (StopKind::ContentFilter, "error", true),
+        (StopKind::Pause, "stop", true),
+        (StopKind::Other, "stop", true),
+    ] {
+        let resp = model::Response {
+            choices: vec![Choice {
+                message: Message::text(Role::Assistant, "hi"),
+                stop_reason: Some(StopReason::new(kind)),
+                vendor: Vendor::default(),
+            }],
+            ..Default::default()
+        };
+        let out = crate::encode_response_value(resp, F, &Options::default()).unwrap();
+        assert_eq!(
+            out.value["choices"][0]["finish_reason"], expected,
+            "{kind:?}"
+        );
+        let losses = losses_at(&out.losses, "/choices/0/stop_reason");
+        assert_eq!(losses.len(), usize::from(lossy), "{kind:?}");
+        assert!(losses.iter().all(|l| l.kind == LossKind::Changed));
+        assert!(losses.iter().all(|l| l.code == LossCode::StopReasonChanged));
+    }
+    // Raw values of other formats never reach the closed set.
+    let gemini = json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "…"}]},
+        "finishReason": "SAFETY"}]});
+    let out = convert_response_value(&gemini, Format::Gemini, F, &Options::default()).unwrap();
+    assert_eq!(out.value["choices"][0]["finish_reason"], "error");
+    let l = losses_at(&out.losses, "/candidates/0/finishReason");
+    assert_eq!(l.len(), 1);
+    assert_eq!(l[0].kind, LossKind::Changed);
+    assert!(l[0].detail.contains("`SAFETY`"), "{}", l[0].detail);
+    let anthropic = json!({"id": "msg_1", "type": "message", "role": "assistant",
+        "model": "c", "content": [{"type": "text", "text": "…"}], "stop_reason": "pause_turn",
+        "usage": {"input_tokens": 1, "output_tokens": 1}});
+    let out =
+        convert_response_value(&anthropic, Format::Anthropic, F, &Options::default()).unwrap();
+    assert_eq!(out.value["choices"][0]["finish_reason"], "stop");
+    assert_eq!(losses_at(&out.losses, "/stop_reason").len(), 1);
+}
+
+#[test]
+fn a_failed_result_is_prefixed_once() {
+    let body = json!({"model": "c", "max_tokens": 10, "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+            {"type": "tool_use", "id": "toolu_2", "name": "f", "input": {}}]},
+        {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_1", "is_error": true,
+                "content": "Error: boom"},
+            {"type": "tool_result", "tool_use_id": "toolu_2", "is_error": true,
+                "content": [{"type": "text", "text": "timeout"}]}]}]});
+    let out = convert_request_value(&body, Format::Anthropic, F, &Options::default()).unwrap();
+    let m = &out.value["messages"];
+    assert_eq!(m[2]["content"], "Error: boom");
+    assert_eq!(m[3]["content"], "Error: timeout");
+    for path in [
+        "/messages/2/content/0/is_error",
+        "/messages/2/content/1/is_error",
+    ] {
+        let l = losses_at(&out.losses, path);
+        assert_eq!(l.len(), 1, "{path}");
+        assert_eq!(l[0].kind, LossKind::Changed);
+        assert_eq!(l[0].code, LossCode::PartChanged);
+    }
+}
+
+#[test]
+fn images_of_results_join_the_next_user_message_or_are_dropped() {
+    let image =
+        json!({"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{PNG}")}});
+    // The user speaks right after the result: the image goes first in that message.
+    let out = convert_request_value(
+        &anthropic_result_with_image(true),
+        Format::Anthropic,
+        F,
+        &Options::default(),
+    )
+    .unwrap();
+    let m = &out.value["messages"];
+    assert_eq!(m[2]["role"], "tool");
+    assert_eq!(m[2]["content"], "the photo");
+    // Between the result and the user: the model's turn Mistral requires.
+    assert_eq!(m[3], json!({"role": "assistant", "content": BRIDGE}));
+    assert_eq!(
+        m[4],
+        json!({"role": "user", "content": [image, {"type": "text", "text": "thanks"}]})
+    );
+    assert_eq!(m.as_array().map(Vec::len), Some(5));
+    let l = losses_at(&out.losses, "/messages/2/content/0/content/1");
+    assert_eq!(l.len(), 1);
+    assert_eq!(l[0].kind, LossKind::Moved);
+    assert_eq!(l[0].code, LossCode::PartUnsupported);
+    let bridged: Vec<_> = out
+        .losses
+        .iter()
+        .filter(|l| l.detail.contains("is inserted before it"))
+        .collect();
+    assert_eq!(bridged.len(), 1, "{:?}", out.losses);
+    assert_eq!(bridged[0].kind, LossKind::Changed);
+    assert_eq!(bridged[0].code, LossCode::TurnsChanged);
+    // The Anthropic user turn that held both the result and the words after it.
+    assert_eq!(bridged[0].path, "/messages/2");
+    // The results end the conversation: a user message may not follow them.
+    let out = convert_request_value(
+        &anthropic_result_with_image(false),
+        Format::Anthropic,
+        F,
+        &Options::default(),
+    )
+    .unwrap();
+    let m = &out.value["messages"];
+    assert_eq!(m.as_array().map(Vec::len), Some(3));
+    assert_eq!(m[2]["content"], "the photo");
+    let l = losses_at(&out.losses, "/messages/2/content/0/content/1");
+    assert_eq!(l.len(), 1);
+    assert_eq!(l[0].kind, LossKind::Dropped);
+    assert_eq!(l[0].code, LossCode::PartUnsupported);
+    // Mistral's own chunks in a tool message stay where they were.
+    let own = json!({"model": "m", "messages": [
+        {"role": "tool", "tool_call_id": "abcdefghi", "name": "photo", "content": [
+            {"type": "text", "text": "the photo"}, image]}]});
+    let same = convert_request_value(&own, F, F, &Options::default()).unwrap();
+    assert_eq!(same.value, own);
+    assert!(same.losses.is_empty());
+}
+
+#[test]
+fn empty_text_parts_are_not_sent() {
+    // A Gemini signature-only text part after the answer.
+    let gemini = json!({"contents": [
+        {"role": "user", "parts": [{"text": "hi"}]},
+        {"role": "model", "parts": [{"text": "Hello."},
+            {"text": "", "thoughtSignature": "c2ln"}]},
+        {"role": "user", "parts": [{"text": "and?"}]}]});
+    let out = convert_request_value(&gemini, Format::Gemini, F, &Options::default()).unwrap();
+    assert_eq!(
+        out.value["messages"][1],
+        json!({"role": "assistant", "content": "Hello."})
+    );
+    let lost: Vec<&crate::Loss> = out
+        .losses
+        .iter()
+        .filter(|l| l.path.starts_with("/contents"))
+        .collect();
+    assert_eq!(lost.len(), 1, "{lost:?}");
+    assert!(lost[0].path.starts_with("/contents/1/parts/1/"));
+    assert_eq!(lost[0].kind, LossKind::Dropped);
+    // Mistral's own empty text, as a string or a chunk, comes back as it was.
+    let own = json!({"model": "m", "messages": [
+        {"role": "user", "content": [{"type": "text", "text": ""},
+            {"type": "text", "text": "hi"}]},
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "abcdefghi",
+            "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]});
+    let same = convert_request_value(&own, F, F, &Options::default()).unwrap();
+    assert_eq!(same.value, own);
+    assert!(same.losses.is_empty());
+}

@@ -1,0 +1,49 @@
+//! Tool definitions both ways: OpenAI-style function tools, through the shared
+//! [`passes::tools`](crate::passes::tools) rules.
+
+use super::F;
+use crate::Ctx;
+use crate::model::Tool;
+use crate::passes::tools::{self as shared, Strict, WireFunction};
+use wire_types::ollama as w;
+
+/// Reads a tool of the `tools` array.
+pub(super) fn decode_tool(t: w::Tool) -> Tool {
+    shared::decode_function(
+        WireFunction {
+            name: t.function.name,
+            description: t.function.description,
+            parameters: t.function.parameters,
+            strict: None,
+            kind: t.kind.as_deref(),
+            has_kind: true,
+            function_extra: &t.function.extra,
+            tool_extra: &t.extra,
+        },
+        F,
+    )
+}
+
+/// Encodes tool definitions as an Ollama `tools` array (`None` for none).
+pub(super) fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<Vec<w::Tool>> {
+    shared::encode_tools(tools, ctx, |def, at, ctx| {
+        let f = shared::encode_function(
+            def,
+            at,
+            Strict::Unsupported("ollama tools have no strict mode"),
+            w::FunctionDef::FIELDS,
+            w::Tool::FIELDS,
+            ctx,
+        );
+        w::Tool {
+            kind: f.kind,
+            function: w::FunctionDef {
+                name: f.name,
+                description: f.description,
+                parameters: f.parameters,
+                extra: f.function_extra,
+            },
+            extra: f.tool_extra,
+        }
+    })
+}

@@ -1,0 +1,421 @@
+//! Decoding requests: OpenAI Chat messages and their parts into the neutral model.
+
+use super::F;
+use super::hints::{
+    ARGS_JSON, EMPTY_FILE, FLAT, FUNCTION_ROLE, NO_ID, PARTS, RAW_FILE_DATA, REFUSAL_FIELD,
+};
+use super::settings::{decode_output_format, decode_settings, decode_tool_choice};
+use super::tools::decode_tool;
+use crate::ids::synthetic_id;
+use crate::media::parse_data_url;
+use crate::model::{
+    self, Arguments, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult,
+    Vendor,
+};
+use crate::passes::tools::NO_TYPE;
+use crate::util::{self, keep, opaque};
+use crate::{Ctx, Error};
+use serde_json::{Map, Value};
+use wire_types::TextOrParts;
+use wire_types::openai_chat as w;
+
+/// Decodes a Chat Completions request.
+pub(crate) fn decode_request(
+    mut req: w::Request,
+    ctx: &mut Ctx<'_>,
+) -> Result<model::Request, Error> {
+    let mut out = model::Request {
+        model: Some(std::mem::take(&mut req.model)),
+        ..Default::default()
+    };
+    // The unknown fields first, then the known ones that have no neutral place.
+    let mut v = Vendor::from_extra(F, &req.extra, &[]);
+
+    // Messages: consecutive tool messages become one neutral tool message.
+    let mut at = String::new();
+    // At most one neutral message per wire message (tool messages merge).
+    out.messages.reserve(req.messages.len());
+    for (i, m) in std::mem::take(&mut req.messages).into_iter().enumerate() {
+        util::set_path(&mut at, "", "messages", i);
+        let at = at.as_str();
+        match m {
+            w::Message::System(s) => push_system(&mut out.messages, Role::System, s, at, ctx),
+            w::Message::Developer(s) => push_system(&mut out.messages, Role::Developer, s, at, ctx),
+            w::Message::User(u) => {
+                let n = out.messages.len();
+                let mut msg = Message::new(Role::User, Vec::new());
+                decode_content(u.content, &mut msg, n, at, ctx);
+                let mut v = Vendor::from_extra(F, &u.extra, &[]);
+                if let Some(name) = u.name {
+                    v.set_field(F, "name", Value::String(name));
+                }
+                msg.vendor = v;
+                ctx.map(format_args!("/messages/{n}"), at);
+                out.messages.push(msg);
+            }
+            w::Message::Assistant(a) => {
+                let n = out.messages.len();
+                let mut fields = Map::new();
+                keep(&mut fields, "function_call", &a.function_call);
+                keep(&mut fields, "audio", &a.audio);
+                keep(&mut fields, "name", &a.name);
+                let neutral = format!("/messages/{n}");
+                let msg = decode_assistant(a, fields, &neutral, at, ctx);
+                out.messages.push(msg);
+            }
+            w::Message::Tool(t) => {
+                let result = decode_tool_message(t, ctx);
+                push_result(&mut out.messages, result, at, ctx);
+            }
+            w::Message::Function(f) => {
+                let mut meta = PartMeta::from_extra(F, &f.extra);
+                meta.vendor.set_hint(F, FUNCTION_ROLE, true);
+                let content = f.content.map(|c| vec![Part::text(c)]).unwrap_or_default();
+                let result = ToolResult {
+                    call_id: f.name.clone(),
+                    name: Some(f.name),
+                    content,
+                    is_error: false,
+                    meta,
+                };
+                push_result(&mut out.messages, result, at, ctx);
+            }
+            other => {
+                // `validate_request` refuses these before decoding; never panic on one.
+                return Err(Error::invalid(
+                    format!("{at}/role"),
+                    format!("unknown role `{}`", other.tag()),
+                ));
+            }
+        }
+    }
+
+    for (k, t) in req.tools.take().into_iter().flatten().enumerate() {
+        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
+        out.tools.push(decode_tool(t));
+    }
+    out.tool_choice = decode_tool_choice(req.tool_choice.take(), &mut v);
+    out.settings = decode_settings(&mut req, &mut v, ctx);
+    out.output_format = decode_output_format(req.response_format.take(), &mut v, ctx);
+    v.keep(F, "n", &req.n);
+    v.keep(F, "logit_bias", &req.logit_bias);
+    v.keep(F, "logprobs", &req.logprobs);
+    v.keep(F, "top_logprobs", &req.top_logprobs);
+    v.keep(F, "store", &req.store);
+    v.keep(F, "metadata", &req.metadata);
+    v.keep(F, "service_tier", &req.service_tier);
+    v.keep(F, "user", &req.user);
+    v.keep(F, "functions", &req.functions);
+    v.keep(F, "function_call", &req.function_call);
+    out.vendor = v;
+    Ok(out)
+}
+
+/// Appends a system or developer message.
+fn push_system(
+    messages: &mut Vec<Message>,
+    role: Role,
+    s: w::SystemMessage,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) {
+    let n = messages.len();
+    let mut msg = Message::new(role, Vec::new());
+    decode_content(s.content, &mut msg, n, at, ctx);
+    let mut v = Vendor::from_extra(F, &s.extra, &[]);
+    if let Some(name) = s.name {
+        v.set_field(F, "name", Value::String(name));
+    }
+    msg.vendor.merge(v);
+    ctx.map(format_args!("/messages/{n}"), at.to_owned());
+    messages.push(msg);
+}
+
+/// Decodes `content` into `msg.content`, recording the [`PARTS`] hint for the array form.
+fn decode_content(
+    content: TextOrParts<w::ContentPart>,
+    msg: &mut Message,
+    n: usize,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) {
+    // Sized exactly: most messages hold one part, and a first push would make room for
+    // four.
+    msg.content.reserve_exact(match &content {
+        TextOrParts::Text(_) => 1,
+        TextOrParts::Parts(p) => p.len(),
+    });
+    match content {
+        TextOrParts::Text(t) => msg.content.push(Part::text(t)),
+        TextOrParts::Parts(parts) => {
+            msg.vendor.set_hint(F, PARTS, true);
+            for (j, p) in parts.into_iter().enumerate() {
+                let k = msg.content.len();
+                ctx.map(
+                    format_args!("/messages/{n}/content/{k}"),
+                    format_args!("{at}/content/{j}"),
+                );
+                msg.content.push(decode_part(p, ctx));
+            }
+        }
+    }
+}
+
+/// One content part; a part this format does not know is kept whole as an opaque part.
+fn decode_part(p: w::ContentPart, ctx: &mut Ctx<'_>) -> Part {
+    match p {
+        w::ContentPart::Text(t) => Part::Text(Text {
+            text: t.text,
+            meta: PartMeta::from_extra(F, &t.extra),
+        }),
+        w::ContentPart::Refusal(r) => Part::Refusal(Text {
+            text: r.refusal,
+            meta: PartMeta::from_extra(F, &r.extra),
+        }),
+        w::ContentPart::ImageUrl(i) => {
+            let mut meta = PartMeta::from_extra(F, &i.extra);
+            meta.vendor
+                .merge(Vendor::from_extra(F, &i.image_url.extra, &[]));
+            if let Some(d) = i.image_url.detail {
+                meta.vendor.set_field(F, "detail", Value::String(d));
+            }
+            let (source, media_type) = match parse_data_url(&i.image_url.url) {
+                Some((mt, data)) => (Source::Base64 { data }, Some(mt)),
+                None => (
+                    Source::Url {
+                        url: i.image_url.url,
+                    },
+                    None,
+                ),
+            };
+            Part::Image(Media {
+                source,
+                media_type,
+                name: None,
+                meta,
+            })
+        }
+        w::ContentPart::InputAudio(a) => {
+            let mut meta = PartMeta::from_extra(F, &a.extra);
+            meta.vendor
+                .merge(Vendor::from_extra(F, &a.input_audio.extra, &[]));
+            Part::Audio(Media {
+                source: Source::Base64 {
+                    data: a.input_audio.data,
+                },
+                media_type: Some(format!("audio/{}", a.input_audio.format)),
+                name: None,
+                meta,
+            })
+        }
+        w::ContentPart::File(f) => {
+            let mut meta = PartMeta::from_extra(F, &f.extra);
+            meta.vendor.merge(Vendor::from_extra(F, &f.file.extra, &[]));
+            let (source, media_type) = match (f.file.file_id, f.file.file_data) {
+                (Some(id), data) => {
+                    if let Some(d) = data {
+                        meta.vendor.set_field(F, "file_data", Value::String(d));
+                    }
+                    (Source::FileId { file_id: id }, None)
+                }
+                (None, Some(data)) => match parse_data_url(&data) {
+                    Some((mt, b64)) => (Source::Base64 { data: b64 }, Some(mt)),
+                    None => {
+                        meta.vendor.set_hint(F, RAW_FILE_DATA, true);
+                        (Source::Base64 { data }, None)
+                    }
+                },
+                (None, None) => {
+                    meta.vendor.set_hint(F, EMPTY_FILE, true);
+                    (
+                        Source::FileId {
+                            file_id: String::new(),
+                        },
+                        None,
+                    )
+                }
+            };
+            Part::Document(Media {
+                source,
+                media_type,
+                name: f.file.filename,
+                meta,
+            })
+        }
+        other => opaque(ctx, wire_types::to_value(&other)),
+    }
+}
+
+/// An assistant turn: `neutral` is the neutral pointer of the message (`/messages/3`,
+/// `/choices/0/message`), `at` its source pointer. It reads the `content`, `refusal`,
+/// `tool_calls`, `reasoning_content` and `extra` of `a`; `fields` are the message's
+/// known members that have no neutral place (`function_call`, `audio`, `name`; a
+/// response's `role` and `annotations`), which the caller picked out in their order.
+pub(super) fn decode_assistant(
+    a: w::AssistantMessage,
+    fields: Map<String, Value>,
+    neutral: &str,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) -> Message {
+    let parts = usize::from(a.reasoning_content.is_some())
+        + match &a.content {
+            None => 0,
+            Some(TextOrParts::Text(_)) => 1,
+            Some(TextOrParts::Parts(p)) => p.len(),
+        }
+        + usize::from(a.refusal.is_some())
+        + a.tool_calls.as_ref().map_or(0, Vec::len);
+    let mut msg = Message::new(Role::Assistant, Vec::with_capacity(parts));
+    msg.vendor = Vendor::from_extra(F, &a.extra, &[]);
+    for (k, v) in fields {
+        msg.vendor.set_field(F, &k, v);
+    }
+    ctx.map(neutral, at);
+    if let Some(r) = a.reasoning_content {
+        ctx.map(
+            format_args!("{neutral}/content/{}", msg.content.len()),
+            format_args!("{at}/reasoning_content"),
+        );
+        msg.content.push(Part::Reasoning(model::Reasoning {
+            text: Some(r),
+            source: Some(F),
+            ..Default::default()
+        }));
+    }
+    match a.content {
+        None => {}
+        Some(TextOrParts::Text(t)) => {
+            ctx.map(
+                format_args!("{neutral}/content/{}", msg.content.len()),
+                format_args!("{at}/content"),
+            );
+            msg.content.push(Part::text(t));
+        }
+        Some(TextOrParts::Parts(parts)) => {
+            msg.vendor.set_hint(F, PARTS, true);
+            for (j, p) in parts.into_iter().enumerate() {
+                ctx.map(
+                    format_args!("{neutral}/content/{}", msg.content.len()),
+                    format_args!("{at}/content/{j}"),
+                );
+                msg.content.push(decode_part(p, ctx));
+            }
+        }
+    }
+    if let Some(r) = a.refusal {
+        ctx.map(
+            format_args!("{neutral}/content/{}", msg.content.len()),
+            format_args!("{at}/refusal"),
+        );
+        msg.vendor.set_hint(F, REFUSAL_FIELD, true);
+        msg.content.push(Part::Refusal(Text {
+            text: r,
+            meta: PartMeta::default(),
+        }));
+    }
+    for (c, call) in a.tool_calls.into_iter().flatten().enumerate() {
+        ctx.map(
+            format_args!("{neutral}/content/{}", msg.content.len()),
+            format_args!("{at}/tool_calls/{c}"),
+        );
+        msg.content.push(decode_call(call, neutral, c, ctx));
+    }
+    msg
+}
+
+/// A tool call (`neutral`: the message's neutral pointer, `c`: the call's index, for a
+/// synthetic id); a `custom` call, or one without a name, is kept whole as an opaque part.
+fn decode_call(call: w::ToolCall, neutral: &str, c: usize, ctx: &mut Ctx<'_>) -> Part {
+    if call.custom.is_some() || (call.function.is_none() && call.name.is_none()) {
+        return opaque(ctx, wire_types::to_value(&call));
+    }
+    let mut meta = PartMeta::from_extra(F, &call.extra);
+    let v = &mut meta.vendor;
+    let (name, arguments) = match (call.function, call.name, call.arguments) {
+        (Some(f), name, args) => {
+            v.merge(Vendor::from_extra(F, &f.extra, &[]));
+            if let Some(n) = name {
+                v.set_field(F, "name", Value::String(n));
+            }
+            v.keep(F, "arguments", &args);
+            (f.name, f.arguments)
+        }
+        (None, Some(name), args) => {
+            v.set_hint(F, FLAT, true);
+            (
+                name,
+                args.map_or(wire_types::Arguments::Text(String::new()), |a| *a),
+            )
+        }
+        (None, None, _) => unreachable!("checked above"),
+    };
+    match call.kind {
+        Some(w::ToolCallType::Function) => {}
+        None => v.set_hint(F, NO_TYPE, true),
+        Some(other) => v.set_field(F, "type", Value::String(other.as_str().to_owned())),
+    }
+    if !v.fields.is_empty() || !v.hints.is_empty() {
+        v.format = Some(F);
+    }
+    let arguments = match arguments {
+        wire_types::Arguments::Text(t) => Arguments::Text(t),
+        wire_types::Arguments::Json(j) => {
+            v.set_hint(F, ARGS_JSON, true);
+            Arguments::Value(j)
+        }
+    };
+    let (id, synthetic) = match call.id {
+        Some(id) => (id, false),
+        None => {
+            v.set_hint(F, NO_ID, true);
+            (synthetic_id(neutral, c, &name), true)
+        }
+    };
+    Part::ToolCall(ToolCall {
+        id,
+        synthetic_id: synthetic,
+        name,
+        arguments,
+        meta,
+    })
+}
+
+/// The result a `tool` message carries.
+fn decode_tool_message(t: w::ToolMessage, ctx: &mut Ctx<'_>) -> ToolResult {
+    let mut meta = PartMeta::from_extra(F, &t.extra);
+    let mut content = Vec::with_capacity(match &t.content {
+        TextOrParts::Text(_) => 1,
+        TextOrParts::Parts(p) => p.len(),
+    });
+    match t.content {
+        TextOrParts::Text(s) => content.push(Part::text(s)),
+        TextOrParts::Parts(parts) => {
+            meta.vendor.set_hint(F, PARTS, true);
+            content.extend(parts.into_iter().map(|p| decode_part(p, ctx)));
+        }
+    }
+    ToolResult {
+        call_id: t.tool_call_id,
+        name: None,
+        content,
+        is_error: false,
+        meta,
+    }
+}
+
+/// Appends a result to the tool message at the end, or starts one.
+fn push_result(messages: &mut Vec<Message>, result: ToolResult, at: &str, ctx: &mut Ctx<'_>) {
+    if messages.last().is_none_or(|m| m.role != Role::Tool) {
+        ctx.map(format_args!("/messages/{}", messages.len()), at);
+        messages.push(Message::new(Role::Tool, Vec::new()));
+    }
+    let n = messages.len() - 1;
+    if let Some(last) = messages.last_mut() {
+        ctx.map(
+            format_args!("/messages/{n}/content/{}", last.content.len()),
+            at,
+        );
+        last.content.push(Part::ToolResult(result));
+    }
+}

@@ -1,0 +1,68 @@
+//! OpenAI Chat Completions ↔ the neutral model.
+//!
+//! * System and developer messages stay in place (Chat Completions allows them anywhere).
+//! * Each neutral tool message becomes one `tool` message per result, in order; a
+//!   failed result has no flag here, so its text is prefixed `Error: ` (a `changed`
+//!   loss). Tool messages carry text only: images and documents in a result move to a
+//!   `user` message right after the results (a `moved` loss).
+//! * Arguments are JSON text: the source's text is written back byte for byte; values
+//!   are written as compact JSON.
+//! * Reasoning has no place in Chat Completions requests (the OpenAI-compatible
+//!   `reasoning_content` of DeepSeek-style servers is read and written back, but only to
+//!   this format); signatures and cache markers are dropped with a loss.
+//!
+//! Hints: see `hints.rs`.
+
+use crate::codec::Codec;
+use crate::model::{self, Tool};
+use crate::{Ctx, Error};
+use wire_types::Format;
+use wire_types::openai_chat as w;
+
+mod decode;
+mod encode;
+mod hints;
+mod response;
+mod settings;
+#[cfg(test)]
+mod tests;
+mod tools;
+
+/// The OpenAI Chat Completions format.
+pub(crate) struct OpenaiChat;
+
+impl Codec for OpenaiChat {
+    type Request = w::Request;
+    type Response = w::Response;
+    type Tools = Option<Vec<w::Tool>>;
+
+    fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
+        w::validate_request(request)
+    }
+
+    fn decode_request(request: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Request, Error> {
+        decode::decode_request(request, ctx)
+    }
+
+    fn encode_request(request: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
+        encode::encode_request(request, ctx)
+    }
+
+    fn decode_response(response: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Response, Error> {
+        response::decode_response(response, ctx)
+    }
+
+    fn encode_response(response: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Response, Error> {
+        response::encode_response(response, ctx)
+    }
+
+    fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Self::Tools {
+        tools::encode_tools(tools, ctx)
+    }
+
+    fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
+        request.messages.iter().map(wire_types::to_raw).collect()
+    }
+}
+
+const F: Format = Format::OpenaiChat;

@@ -1,0 +1,85 @@
+//! [`Options`]: the settings of a conversion.
+
+use crate::SchemaBudget;
+
+/// What to do with reasoning that another provider produced.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReasoningMode {
+    /// Carry its text as the target's reasoning, where the target has a place for it
+    /// (signatures and encrypted payloads are never sent to another provider).
+    #[default]
+    Carry,
+    /// Drop it (a loss each).
+    Drop,
+}
+
+/// What to do with a part only its own format understands, when converting elsewhere.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OpaqueMode {
+    /// Keep its `text` field, if it has one, as a text part (a `changed` loss); a part
+    /// without text is dropped (a `dropped` loss).
+    #[default]
+    AsText,
+    /// Drop it, a `dropped` loss.
+    Drop,
+}
+
+/// Which Gemini field receives a tool's input schema.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GeminiSchema {
+    /// `parameters`: the OpenAPI subset, rewritten with a loss per unsupported keyword.
+    #[default]
+    Parameters,
+    /// `parametersJsonSchema`: JSON Schema as it is.
+    JsonSchema,
+}
+
+/// Conversion settings. The defaults suit a gateway: carry what can be carried, report
+/// the rest.
+///
+/// New settings are added over time, so it is built from the default and changed field by
+/// field:
+///
+/// ```
+/// let mut options = wire_convert::Options::default();
+/// options.strict = true;
+/// # let _ = options;
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Turn any loss into [`crate::Error::Lossy`]. Default: off.
+    pub strict: bool,
+    /// Reasoning from another provider. Default: [`ReasoningMode::Carry`].
+    pub reasoning: ReasoningMode,
+    /// Parts only the source understands. Default: [`OpaqueMode::AsText`].
+    pub opaque: OpaqueMode,
+    /// Gemini schema field. Default: [`GeminiSchema::Parameters`].
+    pub gemini_schema: GeminiSchema,
+    /// Record where each neutral item came from when decoding, so that
+    /// [`crate::Decoded::source_path`] (and a conversion's loss paths) point into the
+    /// input. Default: on. Turn it off when a decoded value's losses are not needed in
+    /// source terms (an agent writing a response back in its own format): decoding is
+    /// then a little cheaper.
+    pub source_map: bool,
+    /// How far `$ref` inlining may grow a tool schema for the dialects without `$ref`
+    /// (Gemini `parameters`, Ollama). Default: [`SchemaBudget::DEFAULT`] (8 nodes per
+    /// input node plus 10 000, 64 levels deep).
+    pub schema_budget: SchemaBudget,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            strict: false,
+            reasoning: ReasoningMode::default(),
+            opaque: OpaqueMode::default(),
+            gemini_schema: GeminiSchema::default(),
+            source_map: true,
+            schema_budget: SchemaBudget::DEFAULT,
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! Passes over the neutral model, and rules several formats share, each written once.
+//!
+//! * [`results`]: tool results named after their calls; results in the order of their
+//!   calls.
+//! * [`args`]: arguments as the JSON object a format's calls take; calls to tools whose
+//!   input is not an object wrapped as `{"input": …}`.
+//! * [`tools`]: the tools loop every encoder runs, and the OpenAI-style function tool
+//!   (OpenAI Chat, Mistral, Ollama, Cohere).
+//! * [`thinking`]: Claude's extended-thinking constraints (Anthropic, Bedrock).
+
+pub(crate) mod args;
+pub(crate) mod results;
+pub(crate) mod thinking;
+pub(crate) mod tools;
+
+pub(crate) use args::{object_arguments, wrap_non_object_calls};
+pub(crate) use results::{order_results, resolve_result_names};

@@ -1,0 +1,230 @@
+//! Tool definitions: the loop every encoder runs over the neutral tools, and the
+//! OpenAI-style function tool (`{"type": "function", "function": {name, description,
+//! parameters, strict}}`) that OpenAI Chat, Mistral, Ollama and Cohere share.
+//!
+//! Fields of the wrapper object that the neutral model has no place for are kept in the
+//! tool's vendor record as `$tool.<name>`, next to the function object's own fields, so
+//! the same format writes each back where it was.
+
+use crate::ctx::extra_from;
+use crate::model::{Dialect, Opaque, Tool, ToolDef, Vendor};
+use crate::{Ctx, Format, LossCode, schema};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use wire_types::Extra;
+
+/// Hint: the wrapper object had no `type` (written back without one).
+pub(crate) const NO_TYPE: &str = "no_type";
+/// Hint: the wrapper object's explicit `null`s (a list of field names).
+pub(crate) const TOOL_NULLS: &str = "tool_nulls";
+/// The prefix of a wrapper object's field kept in the tool's vendor record.
+const TOOL_FIELD: &str = "$tool.";
+
+/// Records that an opaque tool of another format has no place in this one.
+pub(crate) fn drop_foreign_tool(o: &Opaque, at: &str, ctx: &mut Ctx<'_>) {
+    let kind = o
+        .value
+        .get("type")
+        .or(o.value.get("name"))
+        .cloned()
+        .unwrap_or(Value::Null);
+    let detail = format!(
+        "{} tool {kind} has no equivalent in {}",
+        o.format, ctx.format
+    );
+    ctx.dropped(LossCode::ToolUnsupported, at, detail);
+}
+
+/// The tools array: each function tool through `function`, this format's own opaque
+/// tools (its hosted tools) read back whole as `T`, another format's dropped with a loss
+/// each. `None` when there are no tools.
+pub(crate) fn encode_tools<T: DeserializeOwned>(
+    tools: Vec<Tool>,
+    ctx: &mut Ctx<'_>,
+    mut function: impl FnMut(ToolDef, &str, &mut Ctx<'_>) -> T,
+) -> Option<Vec<T>> {
+    if tools.is_empty() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(tools.len());
+    for (k, t) in tools.into_iter().enumerate() {
+        let at = format!("/tools/{k}");
+        match t {
+            Tool::Function(def) => out.push(function(def, &at, ctx)),
+            Tool::Opaque(o) if o.format == ctx.format => match serde_json::from_value(o.value) {
+                Ok(t) => out.push(t),
+                Err(e) => {
+                    let detail = format!(
+                        "this {} tool, kept whole, is no longer a valid tool: {e}",
+                        ctx.format
+                    );
+                    ctx.dropped(LossCode::ToolUnsupported, at, detail);
+                }
+            },
+            Tool::Opaque(o) => drop_foreign_tool(&o, &at, ctx),
+        }
+    }
+    Some(out)
+}
+
+/// What a format does with a tool's `strict` flag.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Strict {
+    /// It has the flag: carried as it is.
+    Carried,
+    /// It has the flag, and a strict tool's schema follows OpenAI's strict rules.
+    Schema,
+    /// It has none: a strict tool is a loss, with this reason.
+    Unsupported(&'static str),
+}
+
+/// An OpenAI-style function tool, ready to be put in a format's own wire struct.
+#[derive(Debug)]
+pub(crate) struct Function {
+    pub(crate) name: String,
+    pub(crate) description: Option<String>,
+    pub(crate) parameters: Option<Value>,
+    /// The `strict` flag, where the format carries it.
+    pub(crate) strict: Option<bool>,
+    /// The wrapper's `type` (`"function"`), `None` when the source had none.
+    pub(crate) kind: Option<String>,
+    /// The function object's unknown fields and explicit nulls (`known`: its `FIELDS`).
+    pub(crate) function_extra: Extra,
+    /// The wrapper object's unknown fields and explicit nulls.
+    pub(crate) tool_extra: Extra,
+}
+
+/// Writes `def` (at neutral pointer `at`) as an OpenAI-style function tool of this
+/// context's format. `function_fields` and `tool_fields` are the `FIELDS` of the format's
+/// function and wrapper structs (for its explicit nulls).
+pub(crate) fn encode_function(
+    def: ToolDef,
+    at: &str,
+    strict: Strict,
+    function_fields: &'static [&'static str],
+    tool_fields: &'static [&'static str],
+    ctx: &mut Ctx<'_>,
+) -> Function {
+    let format = ctx.format;
+    let mut fields = ctx.vendor_fields(&def.vendor, at);
+    let mut tool = Map::new();
+    let keys: Vec<String> = fields
+        .keys()
+        .filter(|k| k.starts_with(TOOL_FIELD))
+        .cloned()
+        .collect();
+    for k in keys {
+        if let Some(value) = fields.shift_remove(&k) {
+            tool.insert(k[TOOL_FIELD.len()..].to_owned(), value);
+        }
+    }
+    let kind = if def.vendor.flag(format, NO_TYPE) {
+        None
+    } else {
+        Some(
+            tool.shift_remove("type")
+                .and_then(|t| t.as_str().map(str::to_owned))
+                .unwrap_or_else(|| "function".to_owned()),
+        )
+    };
+    let parameters = def.input_schema.map(|s| {
+        let s = schema::json_schema_input(s, def.dialect, ctx, at);
+        match strict {
+            Strict::Schema if def.strict == Some(true) => {
+                schema::to_openai_strict(&s, ctx, &format!("{at}/input_schema"))
+            }
+            _ => s,
+        }
+    });
+    if def.output_schema.is_some() {
+        ctx.dropped(
+            LossCode::SchemaChanged,
+            format!("{at}/output_schema"),
+            format!("{format} tools have no output schema"),
+        );
+    }
+    let strict = match strict {
+        Strict::Carried | Strict::Schema => def.strict,
+        Strict::Unsupported(why) => {
+            if def.strict == Some(true) {
+                ctx.dropped(LossCode::FieldUnsupported, format!("{at}/strict"), why);
+            }
+            None
+        }
+    };
+    if def.cache.is_some() {
+        ctx.dropped(
+            LossCode::CacheUnsupported,
+            format!("{at}/cache"),
+            format!("{format} has no cache marker"),
+        );
+    }
+    let mut tool_extra = Extra::from(tool);
+    if let Some(Value::Array(nulls)) = def.vendor.hint(format, TOOL_NULLS) {
+        for n in nulls.iter().filter_map(Value::as_str) {
+            if let Some(f) = tool_fields.iter().find(|f| **f == n) {
+                tool_extra.mark_null(f);
+            }
+        }
+    }
+    Function {
+        function_extra: extra_from(fields, &def.vendor, function_fields, ctx),
+        name: def.name,
+        description: def.description,
+        parameters,
+        strict,
+        kind,
+        tool_extra,
+    }
+}
+
+/// The wire pieces of an OpenAI-style function tool, to decode.
+#[derive(Debug)]
+pub(crate) struct WireFunction<'a> {
+    pub(crate) name: String,
+    pub(crate) description: Option<String>,
+    pub(crate) parameters: Option<Value>,
+    pub(crate) strict: Option<bool>,
+    /// The wrapper's `type`, if the format has the field and it was there.
+    pub(crate) kind: Option<&'a str>,
+    /// Whether the format's wrapper has a `type` field at all.
+    pub(crate) has_kind: bool,
+    pub(crate) function_extra: &'a Extra,
+    pub(crate) tool_extra: &'a Extra,
+}
+
+/// Reads an OpenAI-style function tool of `format` into a neutral tool.
+pub(crate) fn decode_function(f: WireFunction<'_>, format: Format) -> Tool {
+    let mut v = Vendor::from_extra(format, f.function_extra, &[]);
+    for (key, value) in f.tool_extra.fields() {
+        v.set_field(format, &format!("{TOOL_FIELD}{key}"), value.clone());
+    }
+    if !f.tool_extra.nulls().is_empty() {
+        let nulls: Vec<Value> = f
+            .tool_extra
+            .nulls()
+            .iter()
+            .map(|n| Value::from(*n))
+            .collect();
+        v.set_hint(format, TOOL_NULLS, nulls);
+    }
+    if f.has_kind {
+        match f.kind {
+            Some("function") => {}
+            None => v.set_hint(format, NO_TYPE, true),
+            Some(other) => {
+                v.set_field(format, &format!("{TOOL_FIELD}type"), Value::from(other));
+            }
+        }
+    }
+    Tool::Function(ToolDef {
+        name: f.name,
+        description: f.description,
+        input_schema: f.parameters,
+        dialect: Dialect::JsonSchema,
+        output_schema: None,
+        strict: f.strict,
+        cache: None,
+        vendor: v,
+    })
+}

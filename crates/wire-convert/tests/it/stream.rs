@@ -1,0 +1,431 @@
+//! Every recorded stream of every format, read as it arrives: the parts it decodes to and
+//! the response they add up to (snapshots), each response valid against its format's SDK
+//! response schema; the same parts and response however the bytes are split.
+
+use proptest::prelude::*;
+use std::path::Path;
+use test_support::{Fixture, Report};
+use wire_convert::stream::{Accumulator, Framing, StreamDecoder, StreamPart};
+use wire_convert::{Error, Format, Loss, Options};
+
+/// Streams whose accumulated response does not validate against the SDK's response
+/// schema as it stands, with the instance paths of every error it must give and why that
+/// is not a toolwire fault.
+const KNOWN: &[(&str, &[&str], &str)] = &[
+    (
+        "anthropic/stream/mcp-tool-use.chunks.txt",
+        &["/content/0", "/content/1"],
+        "MCP connector blocks (`mcp_tool_use`, `mcp_tool_result`) are a beta: the SDK's \
+         non-beta Message type does not list them",
+    ),
+    (
+        "anthropic/stream/handmade-compaction-delta.sse.txt",
+        &["/content/0"],
+        "compaction blocks are a beta: the SDK's non-beta Message type does not list them",
+    ),
+];
+
+/// The framing of a stream fixture, by its file name: raw SSE, one event payload a line
+/// (the recorder's `.chunks.txt`, Ollama's NDJSON), or AWS event-stream binary.
+fn framing(name: &str) -> Framing {
+    if name.ends_with(".sse.txt") {
+        Framing::Sse
+    } else if name.ends_with(".eventstream") {
+        Framing::EventStream
+    } else {
+        Framing::Ndjson
+    }
+}
+
+/// Every stream fixture: `fixtures/<format>/stream/*` and Bedrock's binary captures.
+fn streams() -> Vec<(Format, Fixture)> {
+    let mut out = test_support::fixtures("stream", &[".sse.txt", ".chunks.txt", ".ndjson"]);
+    out.extend(test_support::fixtures("event-stream", &[".eventstream"]));
+    out.into_iter()
+        .filter_map(|f| Some((f.format.parse().ok()?, f)))
+        .collect()
+}
+
+/// The parts of a stream pushed in the given pieces, and its decode losses.
+fn decode(
+    format: Format,
+    framing: Framing,
+    pieces: &[&[u8]],
+) -> Result<(Vec<StreamPart>, Vec<Loss>), Error> {
+    let mut decoder = StreamDecoder::with_framing(format, framing, &Options::default())?;
+    let mut parts = Vec::new();
+    for p in pieces {
+        parts.extend(decoder.push(p)?);
+    }
+    parts.extend(decoder.finish()?);
+    Ok((parts, decoder.losses().to_vec()))
+}
+
+/// Pieces of `bytes` cut at `cuts` (positions taken modulo the length).
+fn cut<'a>(bytes: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
+    if bytes.is_empty() {
+        return vec![bytes];
+    }
+    let mut at: Vec<usize> = cuts.iter().map(|c| c % bytes.len()).collect();
+    at.sort_unstable();
+    at.dedup();
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    for a in at {
+        pieces.push(&bytes[start..a]);
+        start = a;
+    }
+    pieces.push(&bytes[start..]);
+    pieces
+}
+
+fn check(path: &Path) -> Option<String> {
+    let fixture = Fixture::of(path)?;
+    let format: Format = fixture.format.parse().ok()?;
+    let bytes = std::fs::read(path).unwrap();
+    let framing = framing(&fixture.name);
+    let mut report = Report::new();
+    let (parts, losses) = match decode(format, framing, &[&bytes]) {
+        Err(Error::Unsupported { .. }) => return None,
+        Err(e) => {
+            report.line(format_args!("error: {e}"));
+            return Some(report.finish());
+        }
+        Ok(x) => x,
+    };
+    report.line(format_args!("parts: {}", parts.len()));
+    report.list("decode losses", losses.iter());
+    let mut acc = Accumulator::new();
+    acc.extend(parts);
+    let (response, error) = match acc.finish() {
+        Ok(r) => (r, None),
+        Err(Error::Incomplete { error, partial }) => (*partial, Some(error)),
+        Err(e) => panic!("{}: {e}", fixture.rel()),
+    };
+    if let Some(e) = &error {
+        report.line(format_args!("incomplete ({:?}): {e}", e.kind));
+    }
+    let out = wire_convert::encode_response_value(response, format, &Options::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", fixture.rel()));
+    report.list("encode losses", out.losses.iter());
+    if error.is_none() {
+        if let Some(v) = test_support::conformance(&format!("{format}.response")) {
+            let errors = test_support::schema_errors(v, &out.value);
+            let mut at: Vec<&str> = errors
+                .iter()
+                .map(|e| e.split(": ").next().unwrap_or_default())
+                .collect();
+            at.dedup();
+            let known = KNOWN
+                .iter()
+                .find(|(name, _, _)| *name == fixture.rel())
+                .map(|(_, paths, _)| paths.to_vec())
+                .unwrap_or_default();
+            assert_eq!(
+                at,
+                known,
+                "{}: the accumulated response and the {format} response schema:\n{}",
+                fixture.rel(),
+                errors.join("\n")
+            );
+        }
+    }
+    report.json(&out.value);
+    Some(report.finish())
+}
+
+#[test]
+fn every_stream_fixture_accumulates() {
+    insta::glob!(
+        "../../../../fixtures",
+        "*/{stream,event-stream}/*.{txt,ndjson,eventstream}",
+        |path| {
+            if let Some(report) = check(path) {
+                insta::assert_snapshot!(report);
+            }
+        }
+    );
+}
+
+#[test]
+fn one_byte_at_a_time_gives_the_same_parts() {
+    for (format, f) in streams() {
+        let bytes = std::fs::read(&f.path).unwrap();
+        let framing = framing(&f.name);
+        let whole = match decode(format, framing, &[&bytes]) {
+            Err(Error::Unsupported { .. }) => continue,
+            other => other.map(|(p, _)| p).map_err(|e| e.to_string()),
+        };
+        let bytewise: Vec<&[u8]> = bytes.chunks(1).collect();
+        let split = decode(format, framing, &bytewise)
+            .map(|(p, _)| p)
+            .map_err(|e| e.to_string());
+        assert_eq!(whole, split, "{}", f.rel());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::default())]
+
+    /// Split a stream anywhere (inside UTF-8 sequences, between CR and LF, inside an AWS
+    /// prelude): the same parts, so the same response.
+    #[test]
+    fn a_stream_split_anywhere_decodes_to_the_same_parts(
+        which in any::<prop::sample::Index>(),
+        cuts in prop::collection::vec(any::<usize>(), 0..24),
+        crlf in any::<bool>(),
+    ) {
+        let all = streams();
+        let (format, f) = &all[which.index(all.len())];
+        let mut bytes = std::fs::read(&f.path).unwrap();
+        let framing = framing(&f.name);
+        if crlf && framing == Framing::Sse {
+            bytes = String::from_utf8(bytes).unwrap().replace('\n', "\r\n").into_bytes();
+        }
+        let whole = decode(*format, framing, &[&bytes]);
+        if matches!(whole, Err(Error::Unsupported { .. })) {
+            return Ok(());
+        }
+        let split = decode(*format, framing, &cut(&bytes, &cuts));
+        prop_assert_eq!(
+            whole.map(|(p, _)| p).map_err(|e| e.to_string()),
+            split.map(|(p, _)| p).map_err(|e| e.to_string()),
+            "{}", f.rel()
+        );
+    }
+}
+
+/// How an accumulated body and the official SDK's accumulation of the same stream are
+/// compared: `null` and absent are the same (the SDKs fill in every optional field), and
+/// numbers by value (`1.0` and `1`).
+fn normalized(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(_, x)| !x.is_null())
+                .map(|(k, x)| (k.clone(), normalized(x)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(normalized).collect()),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Value::from(f as i64),
+            _ => v.clone(),
+        },
+        _ => v.clone(),
+    }
+}
+
+/// Streams where toolwire's accumulation and the SDK's differ, at these pointers, and why
+/// the SDK is not the one to follow there.
+const SDK_DIFFERENCES: &[(&str, &str, &str)] = &[
+    (
+        "anthropic/fine-grained-invalid-partial-json.claude-3-7-sonnet.sse.txt",
+        "/content/1/input",
+        "the stream stops at max_tokens inside the tool input: the SDK drops the unfinished \
+         string, toolwire keeps the text as {\"invalid_json\": …} with a loss",
+    ),
+    (
+        "anthropic/handmade-cut-off-before-message-stop.sse.txt",
+        "/content/0/input",
+        "the stream breaks off inside the tool input: the SDK drops the unfinished input, \
+         toolwire keeps the text as {\"invalid_json\": …} with a loss",
+    ),
+    (
+        "anthropic/tool-search-multi-turn.chunks.txt",
+        "",
+        "three messages recorded in one file: the SDK mixes them up (fixtures/sdk/README.md)",
+    ),
+];
+
+/// The official SDK's accumulator (`fixtures/sdk`, generated by its `generate.sh`) and
+/// toolwire's give the same body for every recorded stream of the formats that have one.
+#[test]
+fn accumulation_agrees_with_the_official_sdks() {
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for (format, f) in streams() {
+        let sdk_folder = match format {
+            // The beta accumulator keeps what the GA one drops (beta blocks' deltas).
+            Format::Anthropic => "anthropic-beta",
+            Format::OpenaiChat => "openai-chat",
+            Format::OpenaiResponses => "openai-responses",
+            _ => continue,
+        };
+        let sdk_path =
+            test_support::fixtures_dir().join(format!("sdk/{sdk_folder}/{}.json", f.name));
+        let Ok(text) = std::fs::read_to_string(&sdk_path) else {
+            failures.push(format!(
+                "{}: no SDK result at {}",
+                f.rel(),
+                sdk_path.display()
+            ));
+            continue;
+        };
+        let sdk: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let bytes = std::fs::read(&f.path).unwrap();
+        let ours = match decode(format, framing(&f.name), &[&bytes]) {
+            Err(Error::Unsupported { .. }) => continue,
+            Err(e) => Err(e.to_string()),
+            Ok((parts, _)) => {
+                let mut acc = Accumulator::new();
+                acc.extend(parts);
+                match acc.finish() {
+                    Ok(r) => Ok(r),
+                    // A stream cut short: the SDK returns the message so far as if it
+                    // were whole (`stop_reason: null`); toolwire says it is incomplete,
+                    // with the same message so far, which is what is compared.
+                    Err(Error::Incomplete { error, partial })
+                        if error.kind == wire_convert::stream::StreamErrorKind::Incomplete
+                            && sdk
+                                .get("stop_reason")
+                                .is_some_and(serde_json::Value::is_null) =>
+                    {
+                        Ok(*partial)
+                    }
+                    Err(e) => Err(e.to_string()),
+                }
+            }
+        };
+        let key = format!("{}/{}", format, f.name);
+        let allowed = SDK_DIFFERENCES.iter().find(|(k, _, _)| *k == key);
+        compared += 1;
+        match (ours, sdk.get("error")) {
+            // Both refuse the stream (a provider error event).
+            (Err(_), Some(_)) => {}
+            (Err(e), None) => {
+                failures.push(format!("{}: toolwire: {e}; the SDK accumulates", f.rel()))
+            }
+            (Ok(_), Some(e)) => failures.push(format!(
+                "{}: the SDK says {e}; toolwire accumulates",
+                f.rel()
+            )),
+            (Ok(r), None) => {
+                let body = wire_convert::encode_response_value(r, format, &Options::default())
+                    .unwrap()
+                    .value;
+                let diff = test_support::first_difference(&normalized(&body), &normalized(&sdk));
+                match (diff, allowed) {
+                    (None, None) => {}
+                    (None, Some(_)) => {
+                        failures.push(format!("{}: listed in SDK_DIFFERENCES but agrees", f.rel()))
+                    }
+                    (Some(d), Some((_, at, _))) if d.starts_with(at) => {}
+                    (Some(d), _) => failures.push(format!("{}: {d}", f.rel())),
+                }
+            }
+        }
+    }
+    assert!(compared > 0);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What a response says, for comparing across formats: its text, its calls (name and
+/// arguments as JSON) and its stop kind.
+fn gist(
+    r: &wire_convert::model::Response,
+) -> (String, Vec<(String, serde_json::Value)>, Option<String>) {
+    use wire_convert::model::Part;
+    let Some(c) = r.choices.first() else {
+        return (String::new(), Vec::new(), None);
+    };
+    let calls = c
+        .message
+        .content
+        .iter()
+        .filter_map(|p| match p {
+            Part::ToolCall(call) => Some((
+                call.name.clone(),
+                call.arguments
+                    .value()
+                    .unwrap_or(serde_json::Value::String(call.arguments.text())),
+            )),
+            _ => None,
+        })
+        .collect();
+    (
+        c.message.joined_text(),
+        calls,
+        c.stop_reason.as_ref().map(|s| format!("{:?}", s.kind)),
+    )
+}
+
+/// Every stream fixture written as every format's stream (through the stream encoder,
+/// the same format included): the written stream reads back as that format, and adds up
+/// to the same text, calls and stop as the source.
+#[test]
+fn every_stream_translates_to_every_format() {
+    use wire_convert::stream::StreamEncoder;
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for (from, f) in streams() {
+        let bytes = std::fs::read(&f.path).unwrap();
+        let Ok((parts, _)) = decode(from, framing(&f.name), &[&bytes]) else {
+            continue;
+        };
+        let mut source = Accumulator::new();
+        source.extend(parts.clone());
+        let source = match source.finish() {
+            Ok(r) => Some(r),
+            Err(Error::Incomplete { .. }) => None,
+            Err(e) => panic!("{}: {e}", f.rel()),
+        };
+        for to in Format::CHAT {
+            let mut encoder = match StreamEncoder::new(to, &Options::default()) {
+                Ok(e) => e,
+                Err(e) => panic!("{to}: {e}"),
+            };
+            let written = match encoder.encode_all(parts.clone()) {
+                Err(Error::Unsupported { .. }) => continue,
+                Err(e) => {
+                    failures.push(format!("{} → {to}: {e}", f.rel()));
+                    continue;
+                }
+                Ok(mut w) => match encoder.finish() {
+                    Ok(rest) => {
+                        w.extend(rest);
+                        w
+                    }
+                    Err(e) => {
+                        failures.push(format!("{} → {to}: finish: {e}", f.rel()));
+                        continue;
+                    }
+                },
+            };
+            checked += 1;
+            let back = decode(to, Framing::of(to), &[&written]);
+            let back = match back {
+                Ok((p, _)) => p,
+                Err(e) => {
+                    failures.push(format!(
+                        "{} → {to}: the written stream does not read back: {e}",
+                        f.rel()
+                    ));
+                    continue;
+                }
+            };
+            let mut acc = Accumulator::new();
+            acc.extend(back);
+            match (acc.finish(), &source) {
+                (Ok(r), Some(s)) => {
+                    if gist(&r) != gist(s) {
+                        failures.push(format!(
+                            "{} → {to}: adds up to {:?}, the source to {:?}",
+                            f.rel(),
+                            gist(&r),
+                            gist(s)
+                        ));
+                    }
+                }
+                (Err(_), None) => {}
+                (Ok(_), None) => failures.push(format!(
+                    "{} → {to}: an incomplete source ends normally",
+                    f.rel()
+                )),
+                (Err(e), Some(_)) => failures.push(format!("{} → {to}: {e}", f.rel())),
+            }
+        }
+    }
+    assert!(checked > 0);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
