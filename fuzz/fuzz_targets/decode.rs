@@ -18,6 +18,9 @@ fuzz_target!(|data: &[u8]| {
         let text = serde_json::to_vec(&value).unwrap_or_default();
         let mut again = false;
         dispatch(format, kind, &text, |ok| again = ok);
-        assert_eq!(read, again, "text and Value paths disagree on {format} {kind:?}");
+        assert_eq!(
+            read, again,
+            "text and Value paths disagree on {format} {kind:?}"
+        );
     }
 });

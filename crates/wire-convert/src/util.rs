@@ -36,9 +36,94 @@ pub(crate) fn raw_object(args: Arguments) -> Result<Box<RawValue>, Arguments> {
         serde_json::from_str::<Box<RawValue>>(&text).ok()
     };
     match raw {
-        Some(raw) if raw.get().starts_with('{') => Ok(raw),
+        Some(raw) if raw.get().starts_with('{') && value_readable(raw.get()) => Ok(raw),
         _ => Err(Arguments::Text(text)),
     }
+}
+
+/// The deepest nesting `serde_json` builds a `Value` of (it refuses 128 levels: its
+/// recursion limit).
+const MAX_DEPTH: usize = 127;
+
+/// Whether JSON text (already known to be well formed) is also a `serde_json::Value`:
+/// nested no deeper than serde_json's recursion limit, every number finite as an `f64`,
+/// no lone UTF-16 surrogate escape. Text that fails passes a syntax check but not a
+/// reader that builds values (toolwire's own among them), so it must not be written as
+/// JSON in another body: the caller wraps it as text instead, with a loss. One pass over
+/// the bytes; a number is parsed only when it could overflow.
+pub(crate) fn value_readable(json: &str) -> bool {
+    let b = json.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return false;
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'"' => {
+                i += 1;
+                // A high surrogate escape must be followed by a low one; a low one alone
+                // is lone.
+                let mut pending_high = false;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        if b.get(i + 1) == Some(&b'u') {
+                            let unit = json
+                                .get(i + 2..i + 6)
+                                .and_then(|h| u16::from_str_radix(h, 16).ok())
+                                .unwrap_or(0);
+                            match unit {
+                                0xD800..=0xDBFF if pending_high => return false,
+                                0xD800..=0xDBFF => pending_high = true,
+                                0xDC00..=0xDFFF if !pending_high => return false,
+                                _ if pending_high && !(0xDC00..=0xDFFF).contains(&unit) => {
+                                    return false;
+                                }
+                                _ => pending_high = false,
+                            }
+                            i += 6;
+                            continue;
+                        }
+                        if pending_high {
+                            return false;
+                        }
+                        i += 2;
+                        continue;
+                    }
+                    if pending_high {
+                        return false;
+                    }
+                    i += 1;
+                }
+                if pending_high {
+                    return false;
+                }
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i < b.len() && matches!(b[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
+                    i += 1;
+                }
+                let num = &json[start..i];
+                // Without an exponent a number needs more than 309 digits to pass f64's
+                // range; with one, parse it.
+                if (num.len() > 300 || num.contains(['e', 'E']))
+                    && !num.parse::<f64>().is_ok_and(f64::is_finite)
+                {
+                    return false;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    true
 }
 
 /// Whether `json` has whitespace outside its strings, i.e. [`compact`] has work to do.
@@ -362,6 +447,45 @@ mod tests {
         ] {
             assert_eq!(has_gap(json.as_bytes()), gap, "{json}");
         }
+    }
+
+    /// `value_readable` says what serde_json itself says when it builds a `Value` from
+    /// well-formed JSON text (the oracle), on the cases a syntax check lets through.
+    #[test]
+    fn value_readable_agrees_with_serde_json() {
+        let deep = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        let cases = [
+            deep(127),
+            deep(128),
+            deep(129),
+            format!("{{\"a\":{}}}", deep(127)),
+            r#"{"n":1e308}"#.to_owned(),
+            r#"{"n":1e400}"#.to_owned(),
+            r#"{"n":-1E+400}"#.to_owned(),
+            r#"{"n":1e-400}"#.to_owned(),
+            format!("{{\"n\":{}}}", "9".repeat(308)),
+            format!("{{\"n\":{}}}", "9".repeat(400)),
+            format!("{{\"n\":{}.5}}", "9".repeat(310)),
+            r#"{"s":"\ud83d\ude00"}"#.to_owned(),
+            r#"{"s":"\ud800"}"#.to_owned(),
+            r#"{"s":"\ud800x"}"#.to_owned(),
+            r#"{"s":"\ude00"}"#.to_owned(),
+            r#"{"s":"\ud800\ud800"}"#.to_owned(),
+            r#"{"s":"\ud800\n"}"#.to_owned(),
+            r#"{"s":"\\ud800"}"#.to_owned(),
+            r#"{"s":"[[[[\"]"}"#.to_owned(),
+            r#"{"s":"\u00e9 ok"}"#.to_owned(),
+        ];
+        for json in &cases {
+            assert!(serde_json::from_str::<&RawValue>(json).is_ok(), "{json}");
+            assert_eq!(
+                value_readable(json),
+                serde_json::from_str::<Value>(json).is_ok(),
+                "{json}"
+            );
+        }
+        // And text that is not readable so is not passed on as an object.
+        assert!(raw_object(Arguments::Text(r#"{"s":"\ud800"}"#.into())).is_err());
     }
 
     #[test]

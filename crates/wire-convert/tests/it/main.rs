@@ -5,6 +5,8 @@
 /// Fixture listing, schema validation, the silent-drop check.
 mod support;
 
+/// Hostile bodies (`fixtures/hostile/`): what a conversion writes reads back.
+mod hostile;
 /// Every fixture to every format: converted JSON and losses (snapshots), each output
 /// valid against its target's SDK schema, nothing dropped without a loss.
 mod matrix;
