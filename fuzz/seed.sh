@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 fixtures=../fixtures
 formats=(openai-chat openai-responses anthropic gemini ollama bedrock mistral cohere)
-for t in decode roundtrip convert detect; do mkdir -p "corpus/$t"; done
+for t in decode roundtrip convert detect stream step mcp; do mkdir -p "corpus/$t"; done
 
 byte() { printf "\\x$(printf '%02x' "$1")"; }
 
@@ -78,4 +78,40 @@ for file in "$fixtures"/hostile/*.json; do
     seed "hostile-$(basename "$file")" 0 <"$file"
     n=$((n + 1))
 done
-echo "seed.sh: $n seeds into fuzz/corpus/{decode,roundtrip,convert,detect}"
+# stream: [from, to, split, the stream in its wire framing]. `.chunks.txt` (one payload a
+# line) becomes SSE for the SSE formats; Bedrock's lines stay one event a line (odd split
+# byte), its binary captures are AWS event-stream (even split byte).
+for i in "${!formats[@]}"; do
+    f=${formats[$i]}
+    for file in "$fixtures/$f"/stream/* "$fixtures/$f"/event-stream/*.eventstream; do
+        [ -e "$file" ] || continue
+        base=$(basename "$file")
+        to=$(((i + 1) % 8))
+        out="corpus/stream/$f-$base"
+        case $f:$base in
+            bedrock:*.eventstream) { byte "$i"; byte "$to"; byte 128; cat "$file"; } >"$out" ;;
+            bedrock:*) { byte "$i"; byte "$to"; byte 129; cat "$file"; } >"$out" ;;
+            ollama:*) { byte "$i"; byte "$to"; byte 128; cat "$file"; } >"$out" ;;
+            *.chunks.txt) { byte "$i"; byte "$to"; byte 128; sed 's/^/data: /; s/$/\n/' "$file"; } >"$out" ;;
+            *) { byte "$i"; byte "$to"; byte 128; cat "$file"; } >"$out" ;;
+        esac
+        n=$((n + 1))
+    done
+    # step: [format, a response body].
+    for file in "$fixtures/$f"/response/*.json; do
+        [ -e "$file" ] || continue
+        { byte "$i"; cat "$file"; } >"corpus/step/$f-$(basename "$file")"
+        n=$((n + 1))
+    done
+done
+# mcp: a session, one message a line.
+printf '%s\n' \
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"fuzz","version":"0"}}}' \
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' \
+    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}' \
+    '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nope","arguments":{}}}' \
+    '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}' \
+    >corpus/mcp/session
+n=$((n + 1))
+echo "seed.sh: $n seeds into fuzz/corpus/{decode,roundtrip,convert,detect,stream,step,mcp}"

@@ -67,7 +67,15 @@ fn main() -> ExitCode {
 }
 
 /// The fuzz targets, in the order `cargo xtask fuzz` runs them (see `fuzz/Cargo.toml`).
-const FUZZ_TARGETS: &[&str] = &["decode", "roundtrip", "convert", "detect"];
+const FUZZ_TARGETS: &[&str] = &[
+    "decode",
+    "roundtrip",
+    "convert",
+    "detect",
+    "stream",
+    "step",
+    "mcp",
+];
 
 /// `cargo xtask fuzz [SECONDS] [TARGET…]`.
 fn fuzz(args: &[String]) -> ExitCode {
