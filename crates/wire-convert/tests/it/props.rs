@@ -220,7 +220,7 @@ fn round_trip(req: &Request, format: Format) -> Result<Option<WantGot>, String> 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: test_support::proptest_cases(48), ..ProptestConfig::default() })]
 
     #[test]
     fn neutral_to_format_and_back_keeps_the_conversation(req in conversation()) {
