@@ -48,6 +48,12 @@ enum Command {
         /// stderr as `line N: error: …` and the rest go on; exit 2 if any line failed.
         #[arg(long)]
         jsonl: bool,
+        /// Pretty-print the output (the default when stdout is a terminal).
+        #[arg(long, conflicts_with = "compact")]
+        pretty: bool,
+        /// Compact output, one line (the default when stdout is not a terminal).
+        #[arg(long)]
+        compact: bool,
         /// Input file, or `-` for stdin (the default).
         #[arg(value_name = "FILE", default_value = "-")]
         input: String,
@@ -157,6 +163,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             from,
             strict,
             jsonl,
+            pretty: want_pretty,
+            compact,
             input,
         } => {
             // `--strict` is applied here, after the losses are printed.
@@ -174,45 +182,76 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     );
                     return Ok(ExitCode::from(1));
                 }
-                println!("{}", pretty(&out.value));
+                let stdout = std::io::stdout();
+                let pretty_out = want_pretty || (!compact && stdout.is_terminal());
+                let mut w = std::io::BufWriter::new(stdout.lock());
+                if pretty_out {
+                    // For a person: the compact text read again and indented.
+                    let v = parse(out.value.as_bytes())?;
+                    writeln!(w, "{}", pretty(&v))
+                } else {
+                    writeln!(w, "{}", out.value)
+                }
+                .and_then(|()| w.flush())
+                .map_err(|e| format!("stdout: {e}"))?;
                 Ok(ExitCode::SUCCESS)
             }
         }
     }
 }
 
-/// Converts one body: the format and kind are detected unless `from` is given (the kind
-/// is still detected; a body detection cannot place is tried as a request, then as a
-/// response).
+/// Converts one body, written as compact JSON text.
+///
+/// With `from` given, the body is read once, as text, straight into the format's wire
+/// types (no `serde_json::Value` on the way): as a request, and if it is not one, as a
+/// response (the error shown is the one that got further into the body). Without it,
+/// the body is parsed once as a `Value` to detect its format and kind, and converted from
+/// that value.
 fn convert_one(
-    text: &[u8],
+    bytes: &[u8],
     from: Option<Format>,
     to: Format,
     options: &Options,
-) -> Result<Converted<Value>, String> {
-    let value = parse(text)?;
-    let detected = toolwire::types::detect(&value);
-    let (format, kind) = match (from, &detected) {
-        (Some(f), Ok(d)) if d.format == f || matches!(d.kind, Kind::Request | Kind::Response) => {
-            (f, Some(d.kind))
+) -> Result<Converted<String>, String> {
+    let Some(format) = from else {
+        return convert_detected(bytes, to, options);
+    };
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| format!("not UTF-8: invalid byte at offset {}", e.valid_up_to()))?;
+    match convert::convert_request(text, format, to, options) {
+        Ok(out) => Ok(out),
+        Err(request_error) => {
+            convert::convert_response(text, format, to, options).map_err(|response_error| {
+                let depth = |e: &convert::Error| e.pointer().map_or(0, str::len);
+                if depth(&response_error) > depth(&request_error) {
+                    response_error.to_string()
+                } else {
+                    request_error.to_string()
+                }
+            })
         }
-        (Some(f), _) => (f, None),
-        (None, Ok(d)) => (d.format, Some(d.kind)),
-        (None, Err(e)) => return Err(format!("cannot tell the format: {e}; give it with --from")),
+    }
+}
+
+/// [`convert_one`] of a body whose format is detected (which needs its `Value`).
+fn convert_detected(
+    text: &[u8],
+    to: Format,
+    options: &Options,
+) -> Result<Converted<String>, String> {
+    let value = parse(text)?;
+    let (format, kind) = match toolwire::types::detect(&value) {
+        Ok(d) => (d.format, d.kind),
+        Err(e) => return Err(format!("cannot tell the format: {e}; give it with --from")),
     };
     let result = match kind {
-        Some(Kind::Request) => convert::convert_request_value(&value, format, to, options),
-        Some(Kind::Response) => convert::convert_response_value(&value, format, to, options),
-        Some(other) => {
+        Kind::Request => convert::convert_request_value(&value, format, to, options),
+        Kind::Response => convert::convert_response_value(&value, format, to, options),
+        other => {
             return Err(format!(
                 "a {format} {other} cannot be converted (only requests and responses)"
             ));
-        }
-        None => {
-            convert::convert_request_value(&value, format, to, options).or_else(|request_error| {
-                convert::convert_response_value(&value, format, to, options)
-                    .map_err(|_| request_error)
-            })
         }
     };
     let out = result.map_err(|e| e.to_string())?;
@@ -228,7 +267,11 @@ fn convert_one(
             }
         ));
     }
-    Ok(out)
+    Ok(Converted {
+        value: toolwire::types::to_string(&out.value),
+        losses: out.losses,
+        ids: out.ids,
+    })
 }
 
 fn convert_lines(
@@ -280,7 +323,7 @@ fn convert_lines(
                             c.losses.len()
                         );
                     } else {
-                        answer = Some(toolwire::types::to_string(&c.value));
+                        answer = Some(c.value);
                     }
                 }
             }

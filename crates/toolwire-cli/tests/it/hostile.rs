@@ -106,6 +106,24 @@ fn negative_zero_is_printed_as_sent() {
     let out = toolwire_bytes(&["convert", "--to", "mistral"], body.as_bytes());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
+        text(&out.stdout).contains("\"temperature\":-0}"),
+        "{}",
+        text(&out.stdout)
+    );
+    // Given its format, the body is read as text: the same.
+    let out = toolwire_bytes(
+        &[
+            "convert",
+            "--from",
+            "openai-chat",
+            "--to",
+            "mistral",
+            "--pretty",
+        ],
+        body.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
         text(&out.stdout).contains("\"temperature\": -0\n"),
         "{}",
         text(&out.stdout)

@@ -204,6 +204,83 @@ fn unreadable_input_exits_2_naming_the_pointer() {
     );
 }
 
+/// Given `--from`, a body is read once as text: a request or a response alike, with the
+/// same output as the detected path, and the error that got further into the body.
+#[test]
+fn convert_with_from_reads_requests_and_responses_as_text() {
+    for (rel, field) in [
+        (
+            "openai-chat/request/rule-unknown-part-and-developer.json",
+            "messages",
+        ),
+        ("openai-chat/response/refusal.gpt-4o.json", "content"),
+    ] {
+        let file = fixture(rel);
+        let given = toolwire(
+            &[
+                "convert",
+                "--from",
+                "openai-chat",
+                "--to",
+                "anthropic",
+                &file,
+            ],
+            "",
+        );
+        assert_eq!(
+            given.status.code(),
+            Some(0),
+            "{rel}: {}",
+            text(&given.stderr)
+        );
+        let detected = toolwire(&["convert", "--to", "anthropic", &file], "");
+        assert_eq!(given.stdout, detected.stdout, "{rel}");
+        assert_eq!(given.stderr, detected.stderr, "{rel}");
+        // Not a terminal: one compact line; --pretty indents the same JSON.
+        let out = text(&given.stdout);
+        assert_eq!(out.lines().count(), 1, "{rel}");
+        let body: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(body.get(field).is_some(), "{rel}: {out}");
+        let pretty = toolwire(
+            &[
+                "convert",
+                "--from",
+                "openai-chat",
+                "--to",
+                "anthropic",
+                "--pretty",
+                &file,
+            ],
+            "",
+        );
+        assert!(text(&pretty.stdout).lines().count() > 1);
+        assert_eq!(
+            serde_json::from_slice::<serde_json::Value>(&pretty.stdout).unwrap(),
+            body
+        );
+    }
+    // A request with a fault deep inside: the request's error, not the response's.
+    let out = toolwire(
+        &["convert", "--from", "openai-chat", "--to", "anthropic"],
+        r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hi"},{"role":"tool","content":"x"}]}"#,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "toolwire: /messages/1/tool_call_id: missing field\n"
+    );
+    let out = toolwire(
+        &["convert", "--from", "openai-chat", "--to", "anthropic"],
+        "\u{feff}{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a BOM is skipped: {}",
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn jsonl_converts_line_by_line_and_reports_failed_lines_by_number() {
     let good = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"one"}]}"#;
