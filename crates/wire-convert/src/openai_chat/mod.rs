@@ -24,7 +24,7 @@ mod encode;
 mod hints;
 mod response;
 mod settings;
-mod stream;
+pub(crate) mod stream;
 #[cfg(test)]
 mod tests;
 mod tools;

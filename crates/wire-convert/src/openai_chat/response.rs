@@ -219,17 +219,7 @@ fn encode_choice(c: Choice, i: usize, same_response: bool, ctx: &mut Ctx<'_>) ->
     };
     // A stream's message members (`extra_content`, a role other than `assistant`) come on
     // its finish, the choice's vendor field `message` (see `stream.rs`).
-    if let Some(Value::Object(m)) = fields.shift_remove("message") {
-        for (k, val) in m {
-            if k == "role" {
-                if let Some(r) = val.as_str() {
-                    message.role = Some(r.to_owned());
-                }
-            } else if message.extra.get(&k).is_none() {
-                message.extra.insert(k, val);
-            }
-        }
-    }
+    super::stream::put_message_members(&mut fields, &mut message.role, &mut message.extra);
     if !same {
         // What OpenAI itself sends: explicit nulls for an absent content and refusal.
         if message.content.is_none() {

@@ -23,7 +23,7 @@
 //! its choice finishes.
 
 use super::F;
-use super::hints::{NO_ID, OBJECT};
+use super::hints::{NO_ID, NO_INDEX, OBJECT};
 use super::response::{decode_usage, encode_usage, stop_reason};
 use crate::ids::synthetic_id;
 use crate::model::{
@@ -62,9 +62,51 @@ pub(crate) struct ChoiceDelta {
     pub(crate) logprobs: Option<Value>,
     /// The choice's other members (the last value of each is kept).
     pub(crate) fields: Map<String, Value>,
+    /// Hints for the choice's vendor record (how the format spelled the choice).
+    pub(crate) hints: Map<String, Value>,
     /// The message's members the neutral model has no place for (the last value of each
     /// is kept).
     pub(crate) message: Map<String, Value>,
+    /// Parts that come whole (Mistral's reference chunks, say).
+    pub(crate) parts: Vec<Part>,
+}
+
+/// The vendor field of a `Finish` that holds the message's members the stream vocabulary
+/// has no part for; the response encoders of the formats that share the core write them
+/// back on the message ([`message_members`]).
+pub(crate) const MESSAGE: &str = "message";
+
+/// Writes back on a response's message (its `role` and `extra`) the members a stream's
+/// finish carried in the choice's vendor `fields` (see [`MESSAGE`]); a member the message
+/// already has stays as it is.
+pub(crate) fn put_message_members(
+    fields: &mut Map<String, Value>,
+    role: &mut Option<String>,
+    extra: &mut wire_types::Extra,
+) {
+    for (k, val) in message_members(fields) {
+        if k == "role" {
+            if let Some(r) = val.as_str() {
+                *role = Some(r.to_owned());
+            }
+        } else if extra.get(&k).is_none() {
+            extra.insert(k, val);
+        }
+    }
+}
+
+/// The message members a stream's finish carried in a choice's vendor fields (see
+/// [`MESSAGE`]), taken out of `fields`.
+pub(crate) fn message_members(fields: &mut Map<String, Value>) -> Map<String, Value> {
+    match fields.shift_remove(MESSAGE) {
+        Some(Value::Object(m)) => m,
+        Some(other) => {
+            // Not this shape: an unknown member of that name, left where it was.
+            fields.insert(MESSAGE.to_owned(), other);
+            Map::new()
+        }
+        None => Map::new(),
+    }
 }
 
 /// One tool-call fragment.
@@ -112,6 +154,7 @@ struct ChoiceState {
     call_count: usize,
     logprobs: Option<Map<String, Value>>,
     fields: Map<String, Value>,
+    hints: Map<String, Value>,
     message: Map<String, Value>,
     done: bool,
 }
@@ -214,6 +257,14 @@ impl Core {
         if let Some(r) = d.refusal {
             c.refusal.get_or_insert_with(String::new).push_str(&r);
         }
+        for content in d.parts {
+            let part = out.id();
+            out.push(StreamPart::Whole {
+                part,
+                choice,
+                content,
+            });
+        }
         for call in d.calls {
             c.call(call, format, no_id, out);
         }
@@ -230,6 +281,7 @@ impl Core {
             }
         }
         c.fields.extend(d.fields);
+        c.hints.extend(d.hints);
         c.message.extend(d.message);
         if let Some(stop) = d.finish {
             let finish = c.close(format, no_id, Some(stop), out);
@@ -401,9 +453,12 @@ impl ChoiceState {
         for (k, v) in std::mem::take(&mut self.fields) {
             vendor.set_field(format, &k, v);
         }
+        for (k, v) in std::mem::take(&mut self.hints) {
+            vendor.set_hint(format, &k, v);
+        }
         let message = std::mem::take(&mut self.message);
         if !message.is_empty() {
-            vendor.set_field(format, "message", Value::Object(message));
+            vendor.set_field(format, MESSAGE, Value::Object(message));
         }
         StreamPart::Finish {
             choice: self.index,
@@ -579,6 +634,10 @@ impl Decoder {
     fn delta(&mut self, c: w::ChunkChoice, ctx: &mut Ctx<'_>) -> ChoiceDelta {
         let d = c.delta.unwrap_or_default();
         let mut fields = c.extra.fields().clone();
+        let mut hints = Map::new();
+        if c.index.is_none() {
+            hints.insert(NO_INDEX.to_owned(), Value::Bool(true));
+        }
         if let Some(cf) = c.content_filter_results {
             fields.insert("content_filter_results".to_owned(), Value::Object(cf));
         }
@@ -641,7 +700,9 @@ impl Decoder {
                 .map(|f| stop_reason(&f)),
             logprobs: c.logprobs.map(|l| wire_types::to_value(&l)),
             fields,
+            hints,
             message,
+            parts: Vec::new(),
         }
     }
 }
@@ -997,8 +1058,8 @@ impl Encoder {
             .shift_remove("logprobs")
             .and_then(|l| serde_json::from_value::<w::ChunkLogprobs>(l).ok());
         let mut delta = w::Delta::default();
-        if let Some(Value::Object(m)) = fields.shift_remove("message") {
-            let mut m = m;
+        let mut m = message_members(&mut fields);
+        if !m.is_empty() {
             if let Some(x) = m.take_as::<w::ExtraContent>("extra_content") {
                 delta.extra_content = Some(x);
             }
