@@ -519,9 +519,9 @@ impl Call {
 #[derive(Debug)]
 pub(crate) struct Decoder {
     core: Core,
-    /// Response-level members seen so far (a later chunk's new ones are sent as
-    /// `ResponseMeta`).
-    seen: Vec<String>,
+    /// Response-level members seen so far, with their first value and whether a change
+    /// was reported (a later chunk's new ones are sent as `ResponseMeta`).
+    seen: Vec<(String, Value, bool)>,
     /// What a chunk before the start carried (Azure's `prompt_filter_results` chunk).
     early: Vendor,
     /// Deltas of a kind this decoder does not read (reported once each).
@@ -600,7 +600,11 @@ impl Decoder {
             if !vendor.is_empty() {
                 vendor.format = Some(F);
             }
-            self.seen = vendor.fields.keys().cloned().collect();
+            self.seen = vendor
+                .fields
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone(), false))
+                .collect();
             out.start(StreamStart {
                 format: Some(F),
                 id,
@@ -610,12 +614,26 @@ impl Decoder {
             });
         } else {
             // A member that was not there before (a fingerprint that comes late); one
-            // that only changes keeps its first value, as the SDK's accumulator does.
+            // that changes keeps its first value, as the SDK's accumulator does (a loss,
+            // once: Groq's `x_groq` gains the usage on the last chunk).
             let mut later = Vendor::default();
             for (k, val) in v.fields.iter() {
-                if !self.seen.iter().any(|s| s == k) {
-                    self.seen.push(k.clone());
-                    later.set_field(F, k, val.clone());
+                match self.seen.iter_mut().find(|(s, _, _)| s == k) {
+                    None => {
+                        self.seen.push((k.clone(), val.clone(), false));
+                        later.set_field(F, k, val.clone());
+                    }
+                    Some((_, first, reported)) if first != val && !*reported => {
+                        *reported = true;
+                        let mut path = String::new();
+                        wire_types::push_token(&mut path, k);
+                        ctx.dropped(
+                            LossCode::FieldUnsupported,
+                            path,
+                            format!("openai-chat chunk member `{k}` changed in a later chunk: its first value is kept"),
+                        );
+                    }
+                    Some(_) => {}
                 }
             }
             if !later.is_empty() {
