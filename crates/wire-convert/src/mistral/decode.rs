@@ -149,7 +149,7 @@ fn source_of(url: String) -> (Source, Option<String>) {
     }
 }
 
-fn decode_chunk(c: w::ContentChunk, ctx: &mut Ctx<'_>) -> Part {
+pub(super) fn decode_chunk(c: w::ContentChunk, ctx: &mut Ctx<'_>) -> Part {
     match c {
         w::ContentChunk::Text(t) => Part::Text(Text {
             text: t.text,

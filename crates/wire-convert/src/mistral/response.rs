@@ -65,7 +65,7 @@ pub(crate) fn decode_response(
 }
 
 /// The neutral stop reason of a `finish_reason` (its wire value kept).
-fn stop_reason(f: &w::FinishReason) -> StopReason {
+pub(super) fn stop_reason(f: &w::FinishReason) -> StopReason {
     let kind = match f {
         w::FinishReason::Stop => StopKind::EndTurn,
         w::FinishReason::Length | w::FinishReason::ModelLength => StopKind::MaxTokens,
@@ -80,7 +80,7 @@ fn stop_reason(f: &w::FinishReason) -> StopReason {
     }
 }
 
-fn decode_usage(u: w::Usage, ctx: &mut Ctx<'_>) -> Usage {
+pub(super) fn decode_usage(u: w::Usage, ctx: &mut Ctx<'_>) -> Usage {
     ctx.map("/usage/input_tokens", "/usage/prompt_tokens");
     ctx.map("/usage/output_tokens", "/usage/completion_tokens");
     let mut out = Usage {
@@ -142,13 +142,19 @@ fn encode_choice(c: Choice, i: usize, ctx: &mut Ctx<'_>) -> w::Choice {
     let mut fields = ctx.vendor_fields(&c.vendor, &at);
     let same = c.vendor.format == Some(F) || c.message.vendor.format == Some(F);
     let t = encode_turn(c.message, &format!("{at}/message"), ctx);
-    let message = w::ResponseMessage {
+    let mut message = w::ResponseMessage {
         role: t.role.or_else(|| (!same).then(|| "assistant".to_owned())),
         content: t.content,
         tool_calls: t.tool_calls,
         prefix: t.prefix,
         extra: t.extra,
     };
+    // A stream's message members come on its finish (see `openai_chat/stream.rs`).
+    crate::openai_chat::stream::put_message_members(
+        &mut fields,
+        &mut message.role,
+        &mut message.extra,
+    );
     let index = c
         .vendor
         .hint(F, INDEX)
@@ -172,7 +178,7 @@ fn encode_choice(c: Choice, i: usize, ctx: &mut Ctx<'_>) -> w::Choice {
     }
 }
 
-fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::FinishReason {
+pub(super) fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::FinishReason {
     if let Some(raw) = r.raw_for(F) {
         return w::FinishReason::from(raw);
     }
@@ -210,7 +216,7 @@ fn stop_name(r: &StopReason) -> String {
     }
 }
 
-fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
+pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
     let mut fields = ctx.vendor_fields(&u.vendor, "/usage");
     for (key, val) in [
         ("cache_write_tokens", u.cache_write_tokens),

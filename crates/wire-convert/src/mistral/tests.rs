@@ -362,3 +362,187 @@ fn empty_text_parts_are_not_sent() {
     assert_eq!(same.value, own);
     assert!(same.losses.is_empty());
 }
+
+// ---------------------------------------------------------------------------------------
+// Streams
+
+use crate::model::PartMeta;
+use crate::openai_chat::stream::testing::every_fixture_written_as;
+use crate::stream::{PartId, StreamDecoder, StreamEncoder, StreamPart, StreamStart};
+
+/// Every recorded stream of every format, written as a Mistral stream: each chunk is
+/// valid against the SDK's `CompletionChunk`; a finished stream has its usage (when the
+/// source gave one) on the finish chunk and ends with `data: [DONE]`, a cut one with an
+/// error object and no `[DONE]`; every call goes out whole, in one delta.
+#[test]
+fn every_stream_written_as_chunks_is_valid_for_the_sdk() {
+    let schema = test_support::conformance("mistral.event").unwrap();
+    let written = every_fixture_written_as(F);
+    assert!(written.len() > 20);
+    for w in written {
+        let (errors, chunks): (Vec<_>, Vec<_>) = w
+            .events
+            .iter()
+            .partition(|e| e.get("object").is_some_and(|o| o == "error"));
+        // Mistral's own stream is written back as it came: what its own chunks have that
+        // the SDK's types do not (a compatible server's `prompt_tokens_details`) is not
+        // this encoder's.
+        let own: Vec<String> = match w.name.strip_prefix("mistral/") {
+            Some(_) => std::fs::read_to_string(test_support::fixtures_dir().join(&w.name))
+                .unwrap()
+                .lines()
+                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+                .flat_map(|v| test_support::schema_errors(schema, &v))
+                .map(|e| e.split(": ").next().unwrap_or_default().to_owned())
+                .collect(),
+            None => Vec::new(),
+        };
+        for c in &chunks {
+            let errs: Vec<String> = test_support::schema_errors(schema, c)
+                .into_iter()
+                .filter(|e| !own.iter().any(|o| e.starts_with(&format!("{o}: "))))
+                .collect();
+            assert!(errs.is_empty(), "{}: {c}\n{}", w.name, errs.join("\n"));
+            for call in c["choices"][0]["delta"]["tool_calls"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                let args = call["function"]["arguments"].as_str().unwrap_or("{}");
+                assert!(
+                    serde_json::from_str::<serde_json::Value>(args).is_ok()
+                        || w.name.contains("invalid")
+                        || w.name.contains("cut-off"),
+                    "{}: a call not whole: {call}",
+                    w.name
+                );
+            }
+        }
+        if w.finished {
+            assert!(errors.is_empty(), "{}", w.name);
+            assert!(w.text.ends_with("data: [DONE]\n\n"), "{}", w.name);
+            let usage: Vec<_> = chunks.iter().filter(|c| c.get("usage").is_some()).collect();
+            assert!(usage.len() <= 1, "{}", w.name);
+            if let Some(u) = usage.first() {
+                assert!(!u["choices"][0]["finish_reason"].is_null(), "{}", w.name);
+            }
+        } else {
+            assert_eq!(errors.len(), 1, "{}", w.name);
+            assert!(!w.text.contains("[DONE]"), "{}", w.name);
+        }
+    }
+}
+
+/// Text goes out as it comes; a call waits for its end and goes out whole; the finish
+/// waits for the usage that comes after it and carries it.
+#[test]
+fn text_goes_out_at_once_calls_whole_and_usage_on_the_finish() {
+    let mut e = StreamEncoder::new(F, &Options::default()).unwrap();
+    let start = StreamStart {
+        id: Some("c1".into()),
+        model: Some("m".into()),
+        ..Default::default()
+    };
+    e.encode(StreamPart::Start(start)).unwrap();
+    e.encode(StreamPart::TextStart {
+        part: PartId(0),
+        choice: 0,
+        meta: PartMeta::default(),
+    })
+    .unwrap();
+    let hi = e
+        .encode(StreamPart::TextDelta {
+            part: PartId(0),
+            text: "Hi".into(),
+        })
+        .unwrap();
+    assert!(String::from_utf8(hi).unwrap().contains(r#""content":"Hi""#));
+    e.encode(StreamPart::End { part: PartId(0) }).unwrap();
+    let started = e
+        .encode(StreamPart::ToolStart {
+            part: PartId(1),
+            choice: 0,
+            id: "call_1".into(),
+            synthetic_id: false,
+            name: "f".into(),
+            meta: PartMeta::default(),
+        })
+        .unwrap();
+    assert!(started.is_empty());
+    for json in ["{\"a\":", "1}"] {
+        let out = e
+            .encode(StreamPart::ToolDelta {
+                part: PartId(1),
+                json: json.into(),
+            })
+            .unwrap();
+        assert!(out.is_empty());
+    }
+    let call = String::from_utf8(e.encode(StreamPart::End { part: PartId(1) }).unwrap()).unwrap();
+    assert!(
+        call.contains(r#""name":"f","arguments":"{\"a\":1}""#),
+        "{call}"
+    );
+    // The id is rewritten for Mistral (9 alphanumerics).
+    assert!(!call.contains("call_1"), "{call}");
+    let finish = e
+        .encode(StreamPart::Finish {
+            choice: 0,
+            stop_reason: None,
+            vendor: Default::default(),
+        })
+        .unwrap();
+    assert!(finish.is_empty(), "the finish waits for the usage");
+    let last = e
+        .encode(StreamPart::Usage(model::Usage {
+            input_tokens: Some(3),
+            output_tokens: Some(2),
+            ..Default::default()
+        }))
+        .unwrap();
+    let last = String::from_utf8(last).unwrap();
+    assert!(last.contains(r#""finish_reason":"stop""#), "{last}");
+    assert!(
+        last.contains(r#""usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}"#),
+        "{last}"
+    );
+    assert_eq!(
+        String::from_utf8(e.finish().unwrap()).unwrap(),
+        "data: [DONE]\n\n"
+    );
+}
+
+/// Magistral's thinking chunks are reasoning, its text chunks text; a call that comes
+/// whole in one delta with no index is one call, complete at the finish.
+#[test]
+fn thinking_chunks_and_whole_calls_decode() {
+    let mut d = StreamDecoder::new(F, &Options::default()).unwrap();
+    let mut parts = d
+        .push(br#"data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"hm"}]}]},"finish_reason":null}]}
+
+data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"content":[{"type":"text","text":"ok"}],"tool_calls":[{"id":"abcDEF123","function":{"name":"f","arguments":"{}"}},{"id":"xyzXYZ789","function":{"name":"g","arguments":{"b":2}}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}
+
+data: [DONE]
+
+"#)
+        .unwrap();
+    parts.extend(d.finish().unwrap());
+    let mut acc = crate::stream::Accumulator::new();
+    acc.extend(parts);
+    let r = acc.finish().unwrap();
+    let c = &r.choices[0].message.content;
+    assert!(matches!(&c[0], Part::Reasoning(x) if x.text.as_deref() == Some("hm")));
+    assert!(matches!(&c[1], Part::Text(t) if t.text == "ok"));
+    let calls: Vec<(String, String)> = c
+        .iter()
+        .filter_map(|p| match p {
+            Part::ToolCall(t) => Some((t.name.clone(), t.arguments.text())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [("f".into(), "{}".into()), ("g".into(), "{\"b\":2}".into())]
+    );
+    assert_eq!(r.usage.unwrap().total_tokens, Some(3));
+}

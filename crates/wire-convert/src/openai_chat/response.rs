@@ -90,7 +90,7 @@ pub(crate) fn decode_response(
 }
 
 /// The neutral stop reason of a `finish_reason` (its wire value kept).
-fn stop_reason(f: &w::FinishReason) -> StopReason {
+pub(super) fn stop_reason(f: &w::FinishReason) -> StopReason {
     let kind = match f {
         w::FinishReason::Stop => StopKind::EndTurn,
         w::FinishReason::Length => StopKind::MaxTokens,
@@ -105,7 +105,7 @@ fn stop_reason(f: &w::FinishReason) -> StopReason {
     }
 }
 
-fn decode_usage(u: w::Usage) -> Usage {
+pub(super) fn decode_usage(u: w::Usage) -> Usage {
     let mut out = Usage {
         input_tokens: u.prompt_tokens,
         output_tokens: u.completion_tokens,
@@ -217,6 +217,9 @@ fn encode_choice(c: Choice, i: usize, same_response: bool, ctx: &mut Ctx<'_>) ->
         reasoning_content: parts.reasoning_content,
         extra: parts.extra,
     };
+    // A stream's message members (`extra_content`, a role other than `assistant`) come on
+    // its finish, the choice's vendor field `message` (see `stream.rs`).
+    super::stream::put_message_members(&mut fields, &mut message.role, &mut message.extra);
     if !same {
         // What OpenAI itself sends: explicit nulls for an absent content and refusal.
         if message.content.is_none() {
@@ -281,7 +284,7 @@ fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::FinishReason {
     }
 }
 
-fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
+pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
     let mut fields = ctx.vendor_fields(&u.vendor, "/usage");
     let mut details = |key: &str, hint: &str| -> Option<Map<String, Value>> {
         match fields.shift_remove(key) {

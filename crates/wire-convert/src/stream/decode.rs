@@ -131,11 +131,11 @@ pub(crate) fn read<T: serde::de::DeserializeOwned>(data: &str) -> Result<T, Erro
 /// use wire_convert::stream::{StreamDecoder, StreamPart};
 /// use wire_convert::{Format, Options};
 ///
-/// let mut decoder = StreamDecoder::new(Format::Anthropic, &Options::default())?;
+/// let mut decoder = StreamDecoder::new(Format::OpenaiChat, &Options::default())?;
 /// let mut text = String::new();
 /// for piece in [
-///     &b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hel"[..],
-///     b"lo\"}}\n\nevent: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+///     &b"data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hel"[..],
+///     b"lo\"},\"finish_reason\":null}]}\n\ndata: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n",
 /// ] {
 ///     for part in decoder.push(piece)? {
 ///         if let StreamPart::TextDelta { text: t, .. } = part {

@@ -16,17 +16,17 @@ use wire_types::stream::{Limits, write_event_stream, write_ndjson, write_sse_fra
 /// use wire_convert::stream::StreamTranslator;
 /// use wire_convert::{Format, Options};
 ///
-/// let mut t = StreamTranslator::new(Format::Anthropic, Format::Anthropic, &Options::default())?;
+/// let mut t = StreamTranslator::new(Format::Anthropic, Format::OpenaiChat, &Options::default())?;
 /// let mut out = t.push(b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[],\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n\
 /// event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n\
 /// event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\n")?;
 /// // The text is out before the source stream has ended.
-/// assert!(String::from_utf8_lossy(&out).contains("\"text\":\"Hi\""));
+/// assert!(String::from_utf8_lossy(&out).contains("\"content\":\"Hi\""));
 /// out.extend(t.push(b"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n\
 /// event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\n\
 /// event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")?);
 /// out.extend(t.finish()?);
-/// assert!(String::from_utf8_lossy(&out).ends_with("data: {\"type\":\"message_stop\"}\n\n"));
+/// assert!(String::from_utf8_lossy(&out).ends_with("data: [DONE]\n\n"));
 /// # Ok::<(), wire_convert::Error>(())
 /// ```
 #[derive(Debug)]

@@ -13,6 +13,12 @@ use wire_convert::{Error, Format, Loss, Options};
 /// is not a toolwire fault.
 const KNOWN: &[(&str, &[&str], &str)] = &[
     (
+        "openai-chat/stream/handmade-tool-call-type-missing.chunks.txt",
+        &["/choices/0/message/tool_calls"],
+        "the server sends the call without `type` (kept so that the same format writes it \
+         back as it came); the SDK's response type requires `type: function`",
+    ),
+    (
         "anthropic/stream/mcp-tool-use.chunks.txt",
         &["/content/0", "/content/1"],
         "MCP connector blocks (`mcp_tool_use`, `mcp_tool_result`) are a beta: the SDK's \
@@ -220,6 +226,84 @@ fn normalized(v: &serde_json::Value) -> serde_json::Value {
 /// the SDK is not the one to follow there.
 const SDK_DIFFERENCES: &[(&str, &str, &str)] = &[
     (
+        "openai-chat/azure-model-router.chunks.txt",
+        "/prompt_filter_results",
+        "Azure's first chunk (no id, no choices) carries the prompt's content-filter \
+         results: the SDK's accumulator drops that chunk, toolwire keeps them on the response",
+    ),
+    (
+        "openai-chat/compat-deepseek-reasoning-tool-call.chunks.txt",
+        "/choices/0/message/tool_calls/0/index",
+        "the SDK's accumulator leaves each chunk fragment's `index` on the call; a response's \
+         tool call has none",
+    ),
+    (
+        "openai-chat/compat-groq-tool-call.chunks.txt",
+        "/choices/0/message/tool_calls/0/index",
+        "the SDK's accumulator leaves the fragment's `index` on the call",
+    ),
+    (
+        "openai-chat/handmade-tool-call-name-in-later-delta.chunks.txt",
+        "/choices/0/message/tool_calls/0/index",
+        "the SDK's accumulator leaves the fragment's `index` on the call",
+    ),
+    (
+        "openai-chat/handmade-tool-call-type-missing.chunks.txt",
+        "/choices/0/message/tool_calls/0/index",
+        "the SDK's accumulator leaves the fragment's `index` on the call",
+    ),
+    (
+        "openai-chat/parallel-tool-calls.gpt-4o.sse.txt",
+        "/choices/0/message/tool_calls/0/index",
+        "the SDK's accumulator leaves the fragment's `index` on the call",
+    ),
+    (
+        "openai-chat/tool-call.gpt-4o.sse.txt",
+        "/choices/0/message/tool_calls/0/index",
+        "the SDK's accumulator leaves the fragment's `index` on the call",
+    ),
+    (
+        "openai-chat/handmade-gemini-text-signature-last-chunk.chunks.txt",
+        "/choices/0/message/role",
+        "the signature chunk repeats `role`: the SDK joins the two into \"assistantassistant\", \
+         toolwire keeps one",
+    ),
+    (
+        "openai-chat/handmade-gemini-tool-call-thought-signature.chunks.txt",
+        "",
+        "Gemini's endpoint sends the call without `index`: the SDK fails (TypeError), \
+         toolwire reads the call",
+    ),
+    (
+        "openai-chat/handmade-tool-call-index-missing.chunks.txt",
+        "",
+        "the fragments have no `index`: the SDK fails (TypeError), toolwire matches them by \
+         id and name",
+    ),
+    (
+        "openai-chat/handmade-usage-without-choices.chunks.txt",
+        "",
+        "the usage chunk has no `choices` key: the SDK fails (TypeError), toolwire reads it",
+    ),
+    (
+        "openai-chat/handmade-role-empty.chunks.txt",
+        "/choices/0/message/role",
+        "`role: \"\"` is a compatible server's way of saying nothing: the SDK keeps the empty \
+         string, toolwire the assistant role (vercel/ai PR#15464)",
+    ),
+    (
+        "openai-chat/handmade-tool-call-fresh-id-every-chunk.chunks.txt",
+        "/choices/0/message/tool_calls/0/id",
+        "a fresh id on every fragment of one call: the SDK joins them all into one id, \
+         toolwire keeps the first (0xPlaygrounds/rig#1510)",
+    ),
+    (
+        "openai-chat/handmade-tool-call-index-reused.chunks.txt",
+        "/choices/0/message/tool_calls",
+        "one `index` for two calls with their own ids and names: the SDK merges them into one \
+         call (names and arguments joined), toolwire keeps two (langchain-ai/langchain PR#35281)",
+    ),
+    (
         "anthropic/fine-grained-invalid-partial-json.claude-3-7-sonnet.sse.txt",
         "/content/1/input",
         "the stream stops at max_tokens inside the tool input: the SDK drops the unfinished \
@@ -264,29 +348,30 @@ fn accumulation_agrees_with_the_official_sdks() {
         };
         let sdk: serde_json::Value = serde_json::from_str(&text).unwrap();
         let bytes = std::fs::read(&f.path).unwrap();
-        let ours = match decode(format, framing(&f.name), &[&bytes]) {
-            Err(Error::Unsupported { .. }) => continue,
-            Err(e) => Err(e.to_string()),
-            Ok((parts, _)) => {
-                let mut acc = Accumulator::new();
-                acc.extend(parts);
-                match acc.finish() {
-                    Ok(r) => Ok(r),
-                    // A stream cut short: the SDK returns the message so far as if it
-                    // were whole (`stop_reason: null`); toolwire says it is incomplete,
-                    // with the same message so far, which is what is compared.
-                    Err(Error::Incomplete { error, partial })
-                        if error.kind == wire_convert::stream::StreamErrorKind::Incomplete
-                            && sdk
-                                .get("stop_reason")
-                                .is_some_and(serde_json::Value::is_null) =>
-                    {
-                        Ok(*partial)
+        let ours =
+            match decode(format, framing(&f.name), &[&bytes]) {
+                Err(Error::Unsupported { .. }) => continue,
+                Err(e) => Err(e.to_string()),
+                Ok((parts, _)) => {
+                    let mut acc = Accumulator::new();
+                    acc.extend(parts);
+                    match acc.finish() {
+                        Ok(r) => Ok(r),
+                        // A stream cut short: the SDK returns the message so far as if it
+                        // were whole (`stop_reason: null`); toolwire says it is incomplete,
+                        // with the same message so far, which is what is compared.
+                        Err(Error::Incomplete { error, partial })
+                            if error.kind == wire_convert::stream::StreamErrorKind::Incomplete
+                                && ["/stop_reason", "/choices/0/finish_reason"].iter().any(
+                                    |p| sdk.pointer(p).is_some_and(serde_json::Value::is_null),
+                                ) =>
+                        {
+                            Ok(*partial)
+                        }
+                        Err(e) => Err(e.to_string()),
                     }
-                    Err(e) => Err(e.to_string()),
                 }
-            }
-        };
+            };
         let key = format!("{}/{}", format, f.name);
         let allowed = SDK_DIFFERENCES.iter().find(|(k, _, _)| *k == key);
         compared += 1;
@@ -296,6 +381,8 @@ fn accumulation_agrees_with_the_official_sdks() {
             (Err(e), None) => {
                 failures.push(format!("{}: toolwire: {e}; the SDK accumulates", f.rel()))
             }
+            // The SDK fails on a stream toolwire reads (listed, with the reason).
+            (Ok(_), Some(_)) if allowed.is_some() => {}
             (Ok(_), Some(e)) => failures.push(format!(
                 "{}: the SDK says {e}; toolwire accumulates",
                 f.rel()

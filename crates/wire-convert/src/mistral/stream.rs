@@ -1,0 +1,737 @@
+//! The Mistral stream: `chat.completion.chunk`s shaped like OpenAI's, with Mistral's
+//! differences: a call comes whole in one delta (no `index`, no `type`; compatible
+//! servers split its arguments over deltas keyed by `index`), `finish_reason` and `usage`
+//! on the same last chunk, and Magistral's `delta.content` an array of chunks
+//! (`{"type":"thinking","thinking":[{"type":"text",…}]}`, then `text`), then
+//! `data: [DONE]`.
+//!
+//! Decoding is the OpenAI-shaped core of [`openai_chat::stream`](crate::openai_chat::stream):
+//! this module only reads Mistral's chunk into its deltas. The encoder is Mistral's own,
+//! since what it writes differs where Mistral's clients expect it: each call whole, in one
+//! delta, when its arguments are complete, and the usage on the finish chunk (which waits
+//! for it), no chunk of its own.
+
+use super::F;
+use super::decode::decode_chunk;
+use super::hints::{ARGS_JSON, INDEX, NO_ID, OBJECT};
+use super::response::{decode_usage, encode_stop, encode_usage, stop_reason};
+use crate::model::{Part, PartMeta, StopReason, Usage, Vendor};
+use crate::openai_chat::stream::{CallDelta, ChoiceDelta, Core, MESSAGE};
+use crate::passes::tools::NO_TYPE;
+use crate::stream::{
+    Event, EventDecoder, EventEncoder, Events, PartId, Parts, StreamError, StreamErrorKind,
+    StreamPart, StreamStart, read,
+};
+use crate::{Ctx, Error, Format, LossCode, ReasoningMode};
+use serde_json::{Map, Value};
+use wire_types::TextOrParts;
+use wire_types::mistral as w;
+
+// ---------------------------------------------------------------------------------------
+// Decoding
+
+/// The Mistral stream decoder.
+#[derive(Debug)]
+pub(crate) struct Decoder {
+    core: Core,
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Decoder {
+            core: Core::new(F, NO_ID),
+        }
+    }
+}
+
+impl EventDecoder for Decoder {
+    fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        match read::<w::StreamEvent>(event.data)? {
+            w::StreamEvent::Chunk(chunk) => self.chunk(chunk, out, ctx),
+            w::StreamEvent::Error(e) => {
+                let code = match &e.code {
+                    Some(Value::String(s)) => Some(s.clone()),
+                    Some(Value::Null) | None => e.kind.clone(),
+                    Some(other) => Some(other.to_string()),
+                };
+                let message = match &e.message {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(other) => other.to_string(),
+                    None => e.detail.as_ref().map(Value::to_string).unwrap_or_default(),
+                };
+                self.core.error(
+                    StreamError {
+                        kind: StreamErrorKind::Provider,
+                        code,
+                        message,
+                        value: Some(wire_types::to_value(&e)),
+                    },
+                    out,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, out: &mut Parts, _ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.core.end(out);
+        Ok(())
+    }
+}
+
+impl Decoder {
+    fn chunk(&mut self, mut chunk: w::Chunk, out: &mut Parts, ctx: &mut Ctx<'_>) {
+        let choices = std::mem::take(&mut chunk.choices);
+        let usage = chunk.usage.take();
+        if !out.started() {
+            let mut vendor = Vendor::from_extra(F, &chunk.extra, &["usage"]);
+            let object = match chunk.object.as_deref() {
+                Some("chat.completion.chunk") => Some("chat.completion".to_owned()),
+                other => other.map(str::to_owned),
+            };
+            if let Some(o) = object {
+                vendor.set_hint(F, OBJECT, o);
+            }
+            vendor.format = Some(F);
+            out.start(StreamStart {
+                format: Some(F),
+                id: chunk.id.filter(|i| !i.is_empty()),
+                model: chunk.model.filter(|m| !m.is_empty()),
+                created: chunk.created,
+                vendor,
+            });
+        }
+        for c in choices {
+            let d = delta(c, ctx);
+            self.core.choice(d, out, ctx);
+        }
+        if let Some(u) = usage {
+            self.core.usage(decode_usage(u, ctx), out);
+        }
+    }
+}
+
+/// A Mistral choice delta in the core's terms.
+fn delta(c: w::ChunkChoice, ctx: &mut Ctx<'_>) -> ChoiceDelta {
+    let d = c.delta.unwrap_or_default();
+    let mut out = ChoiceDelta {
+        index: c.index.unwrap_or(0),
+        finish: c
+            .finish_reason
+            .filter(|f| !f.as_str().is_empty())
+            .map(|f| stop_reason(&f)),
+        logprobs: c.logprobs.filter(|l| !l.is_null()),
+        fields: c.extra.fields().clone(),
+        message: d.extra.fields().clone(),
+        ..Default::default()
+    };
+    if let Some(ix) = c.index {
+        // As a whole body's choice: its index as it came.
+        out.hints.insert(INDEX.to_owned(), Value::from(ix));
+    }
+    if let Some(role) = d.role.filter(|r| !r.is_empty() && r != "assistant") {
+        out.message.insert("role".to_owned(), Value::String(role));
+    }
+    match d.content {
+        None => {}
+        Some(TextOrParts::Text(t)) => out.text = Some(t),
+        Some(TextOrParts::Parts(chunks)) => {
+            for chunk in chunks {
+                match chunk {
+                    w::ContentChunk::Text(t) => {
+                        out.text.get_or_insert_with(String::new).push_str(&t.text);
+                    }
+                    w::ContentChunk::Thinking(t) => out
+                        .reasoning
+                        .get_or_insert_with(String::new)
+                        .push_str(&w::thinking_text(&t)),
+                    other => out.parts.push(decode_chunk(other, ctx)),
+                }
+            }
+        }
+    }
+    for call in d.tool_calls.into_iter().flatten() {
+        let mut meta = PartMeta::from_extra(F, &call.extra);
+        let f = call.function;
+        let name = Some(f.name).filter(|n| !n.is_empty());
+        if let (Some(ix), true) = (call.index, name.is_some()) {
+            // Read on the call's first fragment (the one that names it).
+            meta.vendor.set_hint(F, INDEX, ix);
+        }
+        for (k, val) in f.extra.fields() {
+            meta.vendor
+                .set_field(F, &format!("{}{k}", super::FUNCTION_FIELD), val.clone());
+        }
+        let arguments = match f.arguments {
+            wire_types::Arguments::Text(t) => t,
+            wire_types::Arguments::Json(j) => {
+                meta.vendor.set_hint(F, ARGS_JSON, true);
+                j.to_string()
+            }
+        };
+        if !meta.vendor.is_empty() {
+            meta.vendor.format = Some(F);
+        }
+        out.calls.push(CallDelta {
+            index: call.index,
+            id: call.id.filter(|i| !i.is_empty()),
+            name,
+            arguments: Some(arguments),
+            kind: call.kind,
+            meta,
+        });
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Encoding
+
+/// A call being written: it goes out whole at its end.
+#[derive(Debug)]
+struct Call {
+    part: PartId,
+    choice: u32,
+    id: String,
+    name: String,
+    arguments: String,
+    meta: PartMeta,
+}
+
+/// What a choice's chunk carries besides its delta: on its finish, the reason, the
+/// logprobs, the usage and the choice's other members.
+#[derive(Debug, Default)]
+struct End {
+    finish: Option<w::FinishReason>,
+    logprobs: Option<Value>,
+    usage: Option<w::Usage>,
+    extra: wire_types::Extra,
+}
+
+/// What an open text or reasoning part is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Open {
+    Text,
+    Reasoning,
+}
+
+/// The Mistral stream encoder: a chunk per text or reasoning delta as it comes (the role
+/// on a choice's first), each call whole when its arguments are complete, the finish
+/// chunk with the usage (it waits for the usage, or the end), then `data: [DONE]`. A
+/// source that ends without a finish ends with an error object instead.
+#[derive(Debug, Default)]
+pub(crate) struct Encoder {
+    started: bool,
+    id: String,
+    model: String,
+    created: Option<u64>,
+    /// The source's format (Mistral's own reasoning is written as it came).
+    source: Option<Format>,
+    /// The start's own members, written on the first chunk.
+    first: Map<String, Value>,
+    /// Choices whose role went out.
+    roles: Vec<u32>,
+    open: Vec<(PartId, u32, Open)>,
+    calls: Vec<Call>,
+    dropped: Vec<PartId>,
+    usage: Option<Usage>,
+    /// Finish chunks waiting for the usage: (choice, reason, vendor).
+    held: Vec<(u32, Option<StopReason>, Vendor)>,
+    finished: bool,
+    any_finish: bool,
+}
+
+fn at(part: PartId) -> String {
+    format!("/parts/{}", part.0)
+}
+
+impl Encoder {
+    fn start(&mut self, s: StreamStart, ctx: &mut Ctx<'_>) {
+        self.started = true;
+        self.source = s.format;
+        self.id = s.id.unwrap_or_default();
+        self.model = s.model.unwrap_or_else(|| {
+            ctx.changed(
+                LossCode::FieldDefaulted,
+                "/model",
+                "the source names no model: written as \"\"",
+            );
+            String::new()
+        });
+        self.created = s.created;
+        self.first = ctx.vendor_fields(&s.vendor, "");
+    }
+
+    /// One chunk with one choice (and its logprobs and the usage, on a finish).
+    fn chunk(
+        &mut self,
+        index: u32,
+        mut delta: w::Delta,
+        end: End,
+        out: &mut Events,
+    ) -> Result<(), Error> {
+        if !self.roles.contains(&index) {
+            self.roles.push(index);
+            delta.role.get_or_insert_with(|| "assistant".to_owned());
+        }
+        let mut choice = w::ChunkChoice {
+            index: Some(index),
+            delta: Some(delta),
+            finish_reason: end.finish,
+            logprobs: end.logprobs,
+            extra: end.extra,
+        };
+        if choice.finish_reason.is_none() {
+            choice.extra.mark_null("finish_reason");
+        }
+        let chunk = w::Chunk {
+            id: Some(self.id.clone()),
+            object: Some("chat.completion.chunk".to_owned()),
+            created: self.created,
+            model: Some(self.model.clone()),
+            choices: vec![choice],
+            usage: end.usage,
+            extra: wire_types::Extra::from(std::mem::take(&mut self.first)),
+        };
+        out.push(None, &chunk)
+    }
+
+    fn content(
+        &mut self,
+        index: u32,
+        content: TextOrParts<w::ContentChunk>,
+        out: &mut Events,
+    ) -> Result<(), Error> {
+        let delta = w::Delta {
+            content: Some(content),
+            ..Default::default()
+        };
+        self.chunk(index, delta, End::default(), out)
+    }
+
+    fn text(&mut self, index: u32, text: String, out: &mut Events) -> Result<(), Error> {
+        self.content(index, TextOrParts::Text(text), out)
+    }
+
+    fn thinking(&mut self, index: u32, text: String, out: &mut Events) -> Result<(), Error> {
+        let chunk = w::ContentChunk::Thinking(w::ThinkingChunk {
+            thinking: vec![w::ContentChunk::Text(w::TextChunk {
+                text,
+                extra: Default::default(),
+            })],
+            closed: None,
+            extra: Default::default(),
+        });
+        self.content(index, TextOrParts::Parts(vec![chunk]), out)
+    }
+
+    /// Whether reasoning is written: Mistral's own, or another's text (as the whole-body
+    /// encoder sends it), unless the options drop it.
+    fn reasoning_ok(&mut self, part: PartId, ctx: &mut Ctx<'_>) -> bool {
+        if ctx.options.reasoning == ReasoningMode::Drop {
+            ctx.dropped(
+                LossCode::ReasoningDropped,
+                at(part),
+                "reasoning dropped (option reasoning = drop)",
+            );
+            return false;
+        }
+        true
+    }
+
+    /// Writes a call whole.
+    fn call(&mut self, c: Call, ctx: &mut Ctx<'_>, out: &mut Events) -> Result<(), Error> {
+        ctx.report_unplaced_token(
+            c.meta.signature.as_ref(),
+            format_args!("{}/signature", at(c.part)),
+            "a signature",
+        );
+        let v = &c.meta.vendor;
+        let mut fields = ctx.vendor_fields(v, &at(c.part));
+        let kind = if v.flag(F, NO_TYPE) {
+            None
+        } else {
+            Some(
+                fields
+                    .shift_remove("type")
+                    .and_then(|t| t.as_str().map(str::to_owned))
+                    .unwrap_or_else(|| "function".to_owned()),
+            )
+        };
+        let index = v
+            .hint(F, INDEX)
+            .and_then(Value::as_u64)
+            .and_then(|x| u32::try_from(x).ok());
+        let mut function = Map::new();
+        fields.retain(|k, val| match k.strip_prefix(super::FUNCTION_FIELD) {
+            Some(name) => {
+                function.insert(name.to_owned(), val.clone());
+                false
+            }
+            None => true,
+        });
+        let arguments = if c.arguments.trim().is_empty() {
+            "{}".to_owned()
+        } else {
+            c.arguments
+        };
+        let arguments = if v.flag(F, ARGS_JSON) {
+            match serde_json::from_str::<Value>(&arguments) {
+                Ok(j) => wire_types::Arguments::Json(j),
+                Err(_) => wire_types::Arguments::Text(arguments),
+            }
+        } else {
+            wire_types::Arguments::Text(arguments)
+        };
+        let call = w::ToolCall {
+            id: (!v.flag(F, NO_ID)).then_some(c.id),
+            kind,
+            function: w::FunctionCall {
+                name: c.name,
+                arguments,
+                extra: wire_types::Extra::from(function),
+            },
+            index,
+            extra: wire_types::Extra::from(fields),
+        };
+        let delta = w::Delta {
+            tool_calls: Some(vec![call]),
+            ..Default::default()
+        };
+        self.chunk(c.choice, delta, End::default(), out)
+    }
+
+    fn end_part(&mut self, part: PartId, ctx: &mut Ctx<'_>, out: &mut Events) -> Result<(), Error> {
+        self.open.retain(|(p, _, _)| *p != part);
+        if let Some(i) = self.calls.iter().position(|c| c.part == part) {
+            let c = self.calls.remove(i);
+            self.call(c, ctx, out)?;
+        }
+        Ok(())
+    }
+
+    fn whole(
+        &mut self,
+        part: PartId,
+        choice: u32,
+        content: Part,
+        ctx: &mut Ctx<'_>,
+        out: &mut Events,
+    ) -> Result<(), Error> {
+        match content {
+            Part::Text(t) => {
+                ctx.report_unwritten_fields(&t.meta.vendor, &at(part));
+                self.text(choice, t.text, out)
+            }
+            Part::Refusal(_) => {
+                // As in the other stream encoders: a refusal is no part of the answer's
+                // text (the whole-body encoder, which sees the whole message, sends it as
+                // text).
+                ctx.dropped(
+                    LossCode::PartUnsupported,
+                    at(part),
+                    "a refusal has no place in a mistral response stream",
+                );
+                Ok(())
+            }
+            Part::ToolCall(c) => self.call(
+                Call {
+                    part,
+                    choice,
+                    id: c.id,
+                    name: c.name,
+                    arguments: c.arguments.text(),
+                    meta: c.meta,
+                },
+                ctx,
+                out,
+            ),
+            Part::Reasoning(r) => {
+                if self.reasoning_ok(part, ctx) {
+                    if let Some(text) = r.text.filter(|t| !t.is_empty()) {
+                        self.thinking(choice, text, out)?;
+                    }
+                }
+                Ok(())
+            }
+            other => {
+                let what = match &other {
+                    Part::Opaque(o) => format!("a {} part", o.format),
+                    p => format!("a {} part", p.kind()),
+                };
+                ctx.dropped(
+                    LossCode::PartUnsupported,
+                    at(part),
+                    format!("{what} has no place in a mistral response stream"),
+                );
+                Ok(())
+            }
+        }
+    }
+
+    /// The usage for the finish chunk. The SDK's stream `UsageInfo` has no
+    /// `prompt_tokens_details`: another format's cached count is left out (a loss when it
+    /// is not zero); Mistral's own is written back as it came.
+    fn usage_of(&self, u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
+        let mut usage = encode_usage(u, ctx);
+        if self.source != Some(F) {
+            if let Some(d) = usage.prompt_tokens_details.take() {
+                if let Some(n) = d.cached_tokens.filter(|n| *n > 0) {
+                    ctx.dropped(
+                        LossCode::UsageChanged,
+                        "/usage/cached_input_tokens",
+                        format!("a mistral stream chunk reports no cached tokens ({n})"),
+                    );
+                }
+            }
+        }
+        usage
+    }
+
+    /// Writes the finish chunks that waited, the usage on the last.
+    fn flush(&mut self, ctx: &mut Ctx<'_>, out: &mut Events) -> Result<(), Error> {
+        let held = std::mem::take(&mut self.held);
+        let last = held.len().saturating_sub(1);
+        for (k, (choice, stop, vendor)) in held.into_iter().enumerate() {
+            // Calls still open end with their choice.
+            let open: Vec<PartId> = self
+                .calls
+                .iter()
+                .filter(|c| c.choice == choice)
+                .map(|c| c.part)
+                .collect();
+            for p in open {
+                self.end_part(p, ctx, out)?;
+            }
+            let mut fields = ctx.vendor_fields(&vendor, "/finish");
+            let mut delta = w::Delta::default();
+            if let Some(Value::Object(mut m)) = fields.shift_remove(MESSAGE) {
+                if let Some(r) = m
+                    .shift_remove("role")
+                    .and_then(|r| r.as_str().map(str::to_owned))
+                {
+                    delta.role = Some(r);
+                }
+                delta.extra = wire_types::Extra::from(m);
+            }
+            if delta.role.is_none() && delta.extra.is_empty() && self.roles.contains(&choice) {
+                // What Mistral sends on its last chunk: an empty text.
+                delta.content = Some(TextOrParts::Text(String::new()));
+            }
+            let finish = Some(match stop {
+                Some(r) => encode_stop(&r, "/finish/stop_reason", ctx),
+                None => w::FinishReason::Stop,
+            });
+            let usage = if k == last {
+                self.usage.take().map(|u| self.usage_of(u, ctx))
+            } else {
+                None
+            };
+            let logprobs = fields.shift_remove("logprobs");
+            let end = End {
+                finish,
+                logprobs,
+                usage,
+                extra: wire_types::Extra::from(fields),
+            };
+            self.chunk(choice, delta, end, out)?;
+        }
+        Ok(())
+    }
+}
+
+impl EventEncoder for Encoder {
+    fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        if self.finished {
+            return Ok(());
+        }
+        if !self.started {
+            let start = match &part {
+                StreamPart::Start(s) => s.clone(),
+                _ => StreamStart::default(),
+            };
+            self.start(start, ctx);
+            if matches!(part, StreamPart::Start(_)) {
+                return Ok(());
+            }
+        }
+        match part {
+            StreamPart::Start(_) => {}
+            StreamPart::TextStart { part, choice, meta } => {
+                ctx.report_unwritten_fields(&meta.vendor, &at(part));
+                ctx.report_unplaced_token(
+                    meta.signature.as_ref(),
+                    format_args!("{}/signature", at(part)),
+                    "a signature",
+                );
+                self.open.push((part, choice, Open::Text));
+                if !self.roles.contains(&choice) {
+                    self.text(choice, String::new(), out)?;
+                }
+            }
+            StreamPart::TextDelta { part, text } => {
+                match self.open.iter().find(|(p, _, _)| *p == part) {
+                    Some(&(_, choice, Open::Text)) if !text.is_empty() => {
+                        self.text(choice, text, out)?
+                    }
+                    Some(&(_, choice, Open::Reasoning)) if !text.is_empty() => {
+                        self.thinking(choice, text, out)?
+                    }
+                    _ => {}
+                }
+            }
+            StreamPart::ReasoningStart {
+                part, choice, meta, ..
+            } => {
+                if !self.reasoning_ok(part, ctx) {
+                    self.dropped.push(part);
+                    return Ok(());
+                }
+                ctx.report_unwritten_fields(&meta.vendor, &at(part));
+                self.open.push((part, choice, Open::Reasoning));
+            }
+            StreamPart::ReasoningDelta { part, text } => {
+                if let Some(&(_, choice, Open::Reasoning)) =
+                    self.open.iter().find(|(p, _, _)| *p == part)
+                {
+                    if !text.is_empty() {
+                        self.thinking(choice, text, out)?;
+                    }
+                }
+            }
+            StreamPart::SummaryDelta { part, text, .. } => {
+                if let Some(&(_, choice, Open::Reasoning)) =
+                    self.open.iter().find(|(p, _, _)| *p == part)
+                {
+                    ctx.changed(
+                        LossCode::PartChanged,
+                        format!("{}/summary", at(part)),
+                        "mistral has no reasoning summary: the summary is sent as thinking",
+                    );
+                    if !text.is_empty() {
+                        self.thinking(choice, text, out)?;
+                    }
+                }
+            }
+            StreamPart::Signature { part, token, .. } => {
+                if !self.dropped.contains(&part) {
+                    ctx.report_unplaced_token(
+                        Some(&token),
+                        format_args!("{}/signature", at(part)),
+                        "a reasoning signature",
+                    );
+                }
+            }
+            StreamPart::ToolStart {
+                part,
+                choice,
+                id,
+                name,
+                meta,
+                ..
+            } => self.calls.push(Call {
+                part,
+                choice,
+                id,
+                name,
+                arguments: String::new(),
+                meta,
+            }),
+            StreamPart::ToolDelta { part, json } => {
+                if let Some(c) = self.calls.iter_mut().find(|c| c.part == part) {
+                    c.arguments.push_str(&json);
+                }
+            }
+            StreamPart::Whole {
+                part,
+                choice,
+                content,
+            } => self.whole(part, choice, content, ctx, out)?,
+            StreamPart::Meta { part, meta } => {
+                if self.dropped.contains(&part) {
+                    return Ok(());
+                }
+                match self.calls.iter_mut().find(|c| c.part == part) {
+                    // A call's vendor data goes out with it.
+                    Some(c) => {
+                        c.meta.vendor.merge(meta.vendor);
+                        if meta.signature.is_some() {
+                            c.meta.signature = meta.signature;
+                        }
+                    }
+                    None => {
+                        ctx.report_unwritten_fields(&meta.vendor, &at(part));
+                        ctx.report_unplaced_token(
+                            meta.signature.as_ref(),
+                            format_args!("{}/signature", at(part)),
+                            "a signature",
+                        );
+                    }
+                }
+            }
+            StreamPart::End { part } => self.end_part(part, ctx, out)?,
+            StreamPart::Usage(u) => {
+                self.usage = Some(u);
+                if !self.held.is_empty() {
+                    self.flush(ctx, out)?;
+                }
+            }
+            StreamPart::Finish {
+                choice,
+                stop_reason,
+                vendor,
+            } => {
+                self.any_finish = true;
+                self.held.push((choice, stop_reason, vendor));
+                if self.usage.is_some() {
+                    // The usage is known: the finish need not wait (a later usage, if
+                    // any, would have no chunk to go on).
+                    self.flush(ctx, out)?;
+                }
+            }
+            StreamPart::ResponseMeta(v) => ctx.report_unwritten_fields(&v, ""),
+            StreamPart::Error(e) => {
+                let code = match e.kind {
+                    StreamErrorKind::Incomplete => None,
+                    _ => e.code.clone(),
+                };
+                error_event(out, e.message, code)?;
+                self.finished = true;
+            }
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        if self.finished {
+            return Ok(());
+        }
+        self.finished = true;
+        if !self.any_finish {
+            return error_event(
+                out,
+                "the source stream ended before it finished".to_owned(),
+                None,
+            );
+        }
+        self.flush(ctx, out)?;
+        out.done();
+        Ok(())
+    }
+}
+
+/// An error object, as Mistral answers one.
+fn error_event(out: &mut Events, message: String, code: Option<String>) -> Result<(), Error> {
+    out.push(
+        None,
+        &w::ErrorResponse {
+            object: Some("error".to_owned()),
+            message: Some(Value::String(message)),
+            kind: Some(code.clone().unwrap_or_else(|| "api_error".to_owned())),
+            param: None,
+            code: code.map(Value::String),
+            detail: None,
+            extra: Default::default(),
+        },
+    )
+}
