@@ -64,6 +64,11 @@
 //!   `totalTokenCount` counts them), output = `candidatesTokenCount` +
 //!   `thoughtsTokenCount`, reasoning = `thoughtsTokenCount`, cached =
 //!   `cachedContentTokenCount`.
+//! * **Streams** (`streamGenerateContent?alt=sse`): each chunk is a response holding the
+//!   next parts, decoded by the same code; consecutive text (thought) parts make one text
+//!   (reasoning) part, Vertex AI's `partialArgs` fragments one call, a blocked prompt a
+//!   content-filter finish. The encoder writes text at once and a call once it has ended
+//!   (Gemini has no partial arguments); see `stream.rs`.
 //! * `executableCode`, `codeExecutionResult`, `toolCall`, `toolResponse` and unknown parts
 //!   ↔ [`Part::Opaque`](crate::model::Part::Opaque).
 //!

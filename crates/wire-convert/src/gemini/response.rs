@@ -3,8 +3,8 @@
 use super::decode::{decode_call, decode_part};
 use super::encode::{Calls, encode_part};
 use super::hints::{
-    BLOCKED, CANDIDATES_EMPTY, INDEX, NO_CANDIDATES_COUNT, NO_CONTENT, NO_INDEX, NO_PARTS, NO_PROMPT_COUNT,
-    NO_ROLE, ROLE, TOOL_USE_PROMPT,
+    BLOCKED, CANDIDATES_EMPTY, INDEX, NO_CANDIDATES_COUNT, NO_CONTENT, NO_INDEX, NO_PARTS,
+    NO_PROMPT_COUNT, NO_ROLE, ROLE, TOOL_USE_PROMPT,
 };
 use super::{F, keep_rest, rebuild_from, rest};
 use crate::model::{self, Choice, Message, Role, StopKind, StopReason, Usage, Vendor};

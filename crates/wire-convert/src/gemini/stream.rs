@@ -104,7 +104,12 @@ impl EventDecoder for Decoder {
 }
 
 impl Decoder {
-    fn chunk(&mut self, mut r: w::Response, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+    fn chunk(
+        &mut self,
+        mut r: w::Response,
+        out: &mut Parts,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
         let candidates = r.candidates.take().unwrap_or_default();
         let usage = r.usage_metadata.take();
         let block = r
@@ -199,14 +204,22 @@ impl Decoder {
                 ctx.dropped(
                     LossCode::PartUnsupported,
                     "",
-                    format!("gemini candidate {choice} sent parts after its finishReason: left out"),
+                    format!(
+                        "gemini candidate {choice} sent parts after its finishReason: left out"
+                    ),
                 );
             }
             return Ok(None);
         }
         cand.rest.extend(rest(&c, &[]));
-        for p in parts.into_iter().flatten() {
-            cand.part(p, out, ctx)?;
+        for (j, p) in parts.into_iter().flatten().enumerate() {
+            if p.function_response.is_some() {
+                return Err(Error::invalid(
+                    format!("/candidates/{i}/content/parts/{j}/functionResponse"),
+                    "a function response in a candidate",
+                ));
+            }
+            cand.part(p, out, ctx);
         }
         let Some(reason) = finish else {
             return Ok(None);
@@ -231,20 +244,15 @@ impl Decoder {
 }
 
 impl Cand {
-    fn part(&mut self, mut p: w::Part, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if p.function_response.is_some() {
-            return Err(Error::invalid(
-                "/candidates/content/parts/functionResponse",
-                "a function response in a candidate",
-            ));
-        }
-        if let Some(fc) = p.function_call.as_mut() {
+    /// One part of the candidate (not a function response).
+    fn part(&mut self, p: w::Part, out: &mut Parts, ctx: &mut Ctx<'_>) {
+        if let Some(fc) = p.function_call.as_ref() {
             if fc.name.is_some() {
                 self.start_call(p, out, ctx);
             } else {
                 self.continue_call(p, out, ctx);
             }
-            return Ok(());
+            return;
         }
         if p.text.is_none() {
             // Code, its result, media, a part only Gemini knows: whole.
@@ -255,7 +263,7 @@ impl Cand {
                 choice: self.choice,
                 content: decode_part(p),
             });
-            return Ok(());
+            return;
         }
         match decode_part(p) {
             Part::Text(t) => self.text(t.text, t.meta, out),
@@ -302,7 +310,6 @@ impl Cand {
                 });
             }
         }
-        Ok(())
     }
 
     fn text(&mut self, text: String, mut meta: PartMeta, out: &mut Parts) {
@@ -402,10 +409,12 @@ impl Cand {
         };
         let fc = p.function_call.take().unwrap_or_default();
         if let Some(token) = p.thought_signature.take() {
-            out.push(StreamPart::Signature {
+            out.push(StreamPart::Meta {
                 part: call.part,
-                token: super::signed(token),
-                encrypted: false,
+                meta: PartMeta {
+                    signature: Some(super::signed(token)),
+                    ..Default::default()
+                },
             });
         }
         call.apply(fc.partial_args.unwrap_or_default(), ctx);
@@ -481,9 +490,7 @@ fn slot<'a>(root: &'a mut Value, steps: &[Step]) -> Option<&'a mut Value> {
                 if !cur.is_object() {
                     *cur = Value::Object(Map::new());
                 }
-                cur.as_object_mut()?
-                    .entry(k.clone())
-                    .or_insert(Value::Null)
+                cur.as_object_mut()?.entry(k.clone()).or_insert(Value::Null)
             }
             Step::Index(i) => {
                 if !cur.is_array() {
@@ -669,7 +676,12 @@ impl Encoder {
         }
     }
 
-    fn reasoning(&self, text: Option<String>, summary: Vec<String>, id: Option<String>) -> Reasoning {
+    fn reasoning(
+        &self,
+        text: Option<String>,
+        summary: Vec<String>,
+        id: Option<String>,
+    ) -> Reasoning {
         Reasoning {
             text,
             summary,
@@ -720,7 +732,38 @@ impl Encoder {
         let choice = *choice;
         let mut m = meta.take().unwrap_or_default();
         merge_meta(&mut m, extra);
-        self.write(choice, part, Part::Text(Text { text, meta: m }), out, ctx)
+        self.write_text(choice, part, Text { text, meta: m }, out, ctx)
+    }
+
+    /// Writes a text piece, unless it is an empty text that carries nothing Gemini has
+    /// (another format's fields are losses, reported by the whole-body code) and did not
+    /// come from Gemini as an empty part.
+    fn write_text(
+        &mut self,
+        choice: u32,
+        id: PartId,
+        text: Text,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
+        let keep_empty = text.meta.vendor.flag(F, EMPTY);
+        let Some(p) = encode_part(
+            Part::Text(text),
+            Role::Assistant,
+            &at(id),
+            &Calls::default(),
+            ctx,
+        ) else {
+            return Ok(());
+        };
+        let bare = w::Part {
+            text: Some(String::new()),
+            ..Default::default()
+        };
+        if p == bare && !keep_empty {
+            return Ok(());
+        }
+        self.emit_part(choice, p, out, ctx)
     }
 
     /// Ends a part: a held call is written, as is what a text or thought part still had
@@ -732,13 +775,13 @@ impl Encoder {
         let (_, open) = self.open.remove(i);
         match open {
             Open::Text { choice, meta } => match meta {
-                Some(meta) if !meta.is_empty() => self.write(
+                Some(meta) if !meta.is_empty() => self.write_text(
                     choice,
                     part,
-                    Part::Text(Text {
+                    Text {
                         text: String::new(),
                         meta,
-                    }),
+                    },
                     out,
                     ctx,
                 ),
@@ -771,7 +814,12 @@ impl Encoder {
         }
     }
 
-    fn end_choice(&mut self, choice: u32, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+    fn end_choice(
+        &mut self,
+        choice: u32,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
         let parts: Vec<PartId> = self
             .open
             .iter()
@@ -948,7 +996,8 @@ impl EventEncoder for Encoder {
                 choice,
                 content,
             } => self.write(choice, part, content, out, ctx)?,
-            StreamPart::Meta { part, meta } => match self.open.iter_mut().find(|(p, _)| *p == part) {
+            StreamPart::Meta { part, meta } => match self.open.iter_mut().find(|(p, _)| *p == part)
+            {
                 Some((_, Open::Text { .. })) => {
                     self.text_piece(part, String::new(), meta, out, ctx)?;
                 }
@@ -1018,9 +1067,12 @@ impl EventEncoder for Encoder {
                 // What the source reported so far (usage, finished candidates) is written
                 // before the error.
                 self.flush(out, ctx)?;
+                // A Gemini error object is written back as it came.
+                let own = self.source == Some(F);
                 let detail = e
                     .value
                     .as_ref()
+                    .filter(|_| own)
                     .and_then(|v| serde_json::from_value::<w::ErrorDetail>(v.clone()).ok())
                     .filter(|d| d.message.is_some());
                 let detail = detail.unwrap_or_else(|| {
@@ -1206,7 +1258,10 @@ mod tests {
                 text: "Hi".into(),
             })
             .unwrap();
-        assert_eq!(chunks(&delta)[0]["candidates"][0]["content"]["parts"][0]["text"], "Hi");
+        assert_eq!(
+            chunks(&delta)[0]["candidates"][0]["content"]["parts"][0]["text"],
+            "Hi"
+        );
         let held = e
             .encode_all([
                 StreamPart::End { part: PartId(0) },
@@ -1285,7 +1340,9 @@ mod tests {
             }))
         ));
         let mut d = StreamDecoder::with_framing(F, Framing::Ndjson, &Options::default()).unwrap();
-        let early = d.push(format!("{NAME}\n{PIECE}\n{REST}\n").as_bytes()).unwrap();
+        let early = d
+            .push(format!("{NAME}\n{PIECE}\n{REST}\n").as_bytes())
+            .unwrap();
         assert!(!early.iter().any(|p| matches!(p, StreamPart::End { .. })));
         assert!(args_of(&early).is_empty());
 
@@ -1299,7 +1356,10 @@ mod tests {
         };
         assert_eq!(call.id, "call_0_0_f");
         assert!(call.synthetic_id);
-        assert_eq!(call.meta.signature.as_ref().map(|s| s.value.as_str()), Some("sig"));
+        assert_eq!(
+            call.meta.signature.as_ref().map(|s| s.value.as_str()),
+            Some("sig")
+        );
         assert_eq!(
             r.choices[0].stop_reason.as_ref().map(|s| s.kind),
             Some(StopKind::ToolUse)
@@ -1309,20 +1369,28 @@ mod tests {
     #[test]
     fn synthetic_call_ids_are_the_whole_body_ones() {
         let body = r#"{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f","args":{"x":1}}},{"functionCall":{"name":"f"}}]},"finishReason":"STOP","index":0}]}"#;
-        let whole = crate::decode_response(body, F, &Options::default()).unwrap().value;
+        let whole = crate::decode_response(body, F, &Options::default())
+            .unwrap()
+            .value;
         let streamed = accumulated(decode(&[body]));
         assert_eq!(streamed, whole);
     }
 
     #[test]
     fn an_error_chunk_is_a_provider_error_and_a_blocked_prompt_a_finish() {
-        let parts = decode(&[r#"{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED"}}"#]);
-        assert!(parts.iter().any(|p| matches!(p, StreamPart::Error(StreamError {
+        let parts = decode(&[
+            r#"{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED"}}"#,
+        ]);
+        assert!(
+            parts
+                .iter()
+                .any(|p| matches!(p, StreamPart::Error(StreamError {
             kind: StreamErrorKind::Provider,
             code: Some(c),
             message,
             ..
-        }) if c == "RESOURCE_EXHAUSTED" && message == "slow down")));
+        }) if c == "RESOURCE_EXHAUSTED" && message == "slow down"))
+        );
 
         let parts = decode(&[r#"{"promptFeedback":{"blockReason":"PROHIBITED_CONTENT"}}"#]);
         assert!(!parts.iter().any(|p| matches!(p, StreamPart::Error(_))));
@@ -1330,6 +1398,37 @@ mod tests {
         let stop = r.choices[0].stop_reason.clone().unwrap();
         assert_eq!(stop.kind, StopKind::ContentFilter);
         assert_eq!(stop.raw.as_deref(), Some("PROHIBITED_CONTENT"));
+    }
+
+    #[test]
+    fn what_gemini_cannot_carry_is_one_loss_per_part_and_no_empty_chunk() {
+        let path = test_support::fixtures_dir()
+            .join("anthropic/stream/web-search-citations-delta.chunks.txt");
+        let bytes = std::fs::read(path).unwrap();
+        let parts = decode_with(Framing::Ndjson, Format::Anthropic, &bytes).unwrap();
+        let mut e = StreamEncoder::new(F, &Options::default()).unwrap();
+        let mut sse = e.encode_all(parts).unwrap();
+        sse.extend(e.finish().unwrap());
+        let citations: Vec<&str> = e
+            .losses()
+            .iter()
+            .map(|l| l.path.as_str())
+            .filter(|p| p.ends_with("/citations"))
+            .collect();
+        assert!(!citations.is_empty());
+        let mut unique = citations.clone();
+        unique.dedup();
+        assert_eq!(unique, citations);
+        // The citations rode on empty text blocks' ends: nothing is written for them.
+        for c in chunks(&sse) {
+            for p in c["candidates"][0]["content"]["parts"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                assert_ne!(p, &serde_json::json!({"text": ""}), "{c}");
+            }
+        }
     }
 
     #[test]
