@@ -79,6 +79,10 @@ pub(super) const NO_INDEX: &str = "no_index";
 pub(super) const INDEX: &str = "index";
 /// On a choice: its candidate had no `content` (`true`).
 pub(super) const NO_CONTENT: &str = "no_content";
+/// On a choice: it stands for a prompt blocked before any candidate came
+/// (`promptFeedback.blockReason`, a stream's finish): no candidate is written for it
+/// (`true`).
+pub(super) const BLOCKED: &str = "blocked";
 /// On the usage: `toolUsePromptTokenCount` (a number), counted in the neutral input.
 pub(super) const TOOL_USE_PROMPT: &str = "tool_use_prompt";
 /// On the usage: there was a `toolUsePromptTokenCount` but no `promptTokenCount`

@@ -64,6 +64,11 @@
 //!   `totalTokenCount` counts them), output = `candidatesTokenCount` +
 //!   `thoughtsTokenCount`, reasoning = `thoughtsTokenCount`, cached =
 //!   `cachedContentTokenCount`.
+//! * **Streams** (`streamGenerateContent?alt=sse`): each chunk is a response holding the
+//!   next parts, decoded by the same code; consecutive text (thought) parts make one text
+//!   (reasoning) part, Vertex AI's `partialArgs` fragments one call, a blocked prompt a
+//!   content-filter finish. The encoder writes text at once and a call once it has ended
+//!   (Gemini has no partial arguments); see `stream.rs`.
 //! * `executableCode`, `codeExecutionResult`, `toolCall`, `toolResponse` and unknown parts
 //!   ↔ [`Part::Opaque`](crate::model::Part::Opaque).
 //!
@@ -88,6 +93,7 @@ mod encode;
 mod hints;
 mod response;
 mod settings;
+mod stream;
 #[cfg(test)]
 mod tests;
 mod tools;
@@ -122,6 +128,14 @@ impl Codec for Gemini {
 
     fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Self::Tools {
         tools::encode_tools(tools, ctx)
+    }
+
+    fn stream_decoder() -> Box<dyn crate::stream::EventDecoder> {
+        Box::new(stream::Decoder::default())
+    }
+
+    fn stream_encoder() -> Box<dyn crate::stream::EventEncoder> {
+        Box::new(stream::Encoder::default())
     }
 
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {

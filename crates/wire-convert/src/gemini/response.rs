@@ -3,8 +3,8 @@
 use super::decode::{decode_call, decode_part};
 use super::encode::{Calls, encode_part};
 use super::hints::{
-    CANDIDATES_EMPTY, INDEX, NO_CANDIDATES_COUNT, NO_CONTENT, NO_INDEX, NO_PARTS, NO_PROMPT_COUNT,
-    NO_ROLE, ROLE, TOOL_USE_PROMPT,
+    BLOCKED, CANDIDATES_EMPTY, INDEX, NO_CANDIDATES_COUNT, NO_CONTENT, NO_INDEX, NO_PARTS,
+    NO_PROMPT_COUNT, NO_ROLE, ROLE, TOOL_USE_PROMPT,
 };
 use super::{F, keep_rest, rebuild_from, rest};
 use crate::model::{self, Choice, Message, Role, StopKind, StopReason, Usage, Vendor};
@@ -207,6 +207,10 @@ pub(crate) fn encode_response(
     let calls = Calls::default();
     let mut candidates = Vec::with_capacity(resp.choices.len());
     for (i, c) in resp.choices.into_iter().enumerate() {
+        if c.vendor.flag(F, BLOCKED) && c.message.content.is_empty() {
+            // A blocked prompt has no candidate: `promptFeedback` says why.
+            continue;
+        }
         candidates.push(encode_candidate(c, i, &calls, ctx));
     }
     if !candidates.is_empty() || v.flag(F, CANDIDATES_EMPTY) {
