@@ -241,7 +241,7 @@ impl<'a> Ctx<'a> {
     ) {
         let Some(t) = token else { return };
         if t.format == self.format {
-            let detail = format!("{} carries no {what} here", self.format);
+            let detail = format!("{} has no place here for {what}", self.format);
             self.dropped(LossCode::PartChanged, at.to_string(), detail);
         } else {
             self.own(Some(t), at, what);

@@ -19,3 +19,6 @@ mod same_format;
 /// Every recorded stream decoded as it arrives and accumulated (snapshots); split
 /// anywhere, the same parts.
 mod stream;
+/// Every recorded stream translated to every format: each event the translator writes
+/// valid against the target's SDK stream-event schema; split anywhere, the same bytes.
+mod translate;

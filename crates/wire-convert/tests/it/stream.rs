@@ -33,7 +33,7 @@ const KNOWN: &[(&str, &[&str], &str)] = &[
 
 /// The framing of a stream fixture, by its file name: raw SSE, one event payload a line
 /// (the recorder's `.chunks.txt`, Ollama's NDJSON), or AWS event-stream binary.
-fn framing(name: &str) -> Framing {
+pub(crate) fn framing(name: &str) -> Framing {
     if name.ends_with(".sse.txt") {
         Framing::Sse
     } else if name.ends_with(".eventstream") {
@@ -44,7 +44,7 @@ fn framing(name: &str) -> Framing {
 }
 
 /// Every stream fixture: `fixtures/<format>/stream/*` and Bedrock's binary captures.
-fn streams() -> Vec<(Format, Fixture)> {
+pub(crate) fn streams() -> Vec<(Format, Fixture)> {
     let mut out = test_support::fixtures("stream", &[".sse.txt", ".chunks.txt", ".ndjson"]);
     out.extend(test_support::fixtures("event-stream", &[".eventstream"]));
     out.into_iter()
@@ -53,7 +53,7 @@ fn streams() -> Vec<(Format, Fixture)> {
 }
 
 /// The parts of a stream pushed in the given pieces, and its decode losses.
-fn decode(
+pub(crate) fn decode(
     format: Format,
     framing: Framing,
     pieces: &[&[u8]],
@@ -68,7 +68,7 @@ fn decode(
 }
 
 /// Pieces of `bytes` cut at `cuts` (positions taken modulo the length).
-fn cut<'a>(bytes: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
+pub(crate) fn cut<'a>(bytes: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
     if bytes.is_empty() {
         return vec![bytes];
     }
@@ -204,7 +204,7 @@ proptest! {
 /// How an accumulated body and the official SDK's accumulation of the same stream are
 /// compared: `null` and absent are the same (the SDKs fill in every optional field), and
 /// numbers by value (`1.0` and `1`).
-fn normalized(v: &serde_json::Value) -> serde_json::Value {
+pub(crate) fn normalized(v: &serde_json::Value) -> serde_json::Value {
     use serde_json::Value;
     match v {
         Value::Object(m) => Value::Object(
@@ -423,9 +423,18 @@ fn gist(
         .filter_map(|p| match p {
             Part::ToolCall(call) => Some((
                 call.name.clone(),
-                call.arguments
-                    .value()
-                    .unwrap_or(serde_json::Value::String(call.arguments.text())),
+                match call.arguments.value() {
+                    // Text that is not JSON, which a format whose arguments are an
+                    // object carries as `{"invalid_json": text}` (with a loss): the same
+                    // arguments.
+                    Some(serde_json::Value::Object(m))
+                        if m.len() == 1 && m.get("invalid_json").is_some_and(|v| v.is_string()) =>
+                    {
+                        m["invalid_json"].clone()
+                    }
+                    Some(v) => v,
+                    None => serde_json::Value::String(call.arguments.text()),
+                },
             )),
             _ => None,
         })
@@ -439,7 +448,8 @@ fn gist(
 
 /// Every stream fixture written as every format's stream (through the stream encoder,
 /// the same format included): the written stream reads back as that format, and adds up
-/// to the same text, calls and stop as the source.
+/// to the same text, calls and stop as the source, except where the encoder's losses
+/// name a part or the finish.
 #[test]
 fn every_stream_translates_to_every_format() {
     use wire_convert::stream::StreamEncoder;
@@ -495,12 +505,21 @@ fn every_stream_translates_to_every_format() {
             acc.extend(back);
             match (acc.finish(), &source) {
                 (Ok(r), Some(s)) => {
-                    if gist(&r) != gist(s) {
+                    // What differs must be what a loss of the encoder names: the parts
+                    // (text, calls) or the finish (the stop).
+                    let ((text, calls, stop), (s_text, s_calls, s_stop)) = (gist(&r), gist(s));
+                    let named =
+                        |prefix: &str| encoder.losses().iter().any(|l| l.path.starts_with(prefix));
+                    let unexplained = (text != s_text && !named("/parts"))
+                        || (calls != s_calls && !named("/parts"))
+                        || (stop != s_stop && !named("/finish"));
+                    if unexplained {
                         failures.push(format!(
-                            "{} → {to}: adds up to {:?}, the source to {:?}",
+                            "{} → {to}: adds up to {:?}, the source to {:?}, and no loss says so: {:?}",
                             f.rel(),
-                            gist(&r),
-                            gist(s)
+                            (text, calls, stop),
+                            (s_text, s_calls, s_stop),
+                            encoder.losses()
                         ));
                     }
                 }
