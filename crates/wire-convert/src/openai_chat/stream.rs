@@ -609,7 +609,7 @@ impl Decoder {
                 format: Some(F),
                 id,
                 model: chunk.model.filter(|m| !m.is_empty()),
-                created: chunk.created.filter(|c| *c != 0),
+                created: chunk.created,
                 vendor,
             });
         } else {

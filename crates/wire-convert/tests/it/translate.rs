@@ -173,7 +173,64 @@ proptest! {
 
 /// Translated streams where the SDK's accumulation of what toolwire wrote and toolwire's
 /// own differ, at these pointers, and why.
-const TRANSLATED_SDK_DIFFERENCES: &[(&str, &str, &str)] = &[];
+const TRANSLATED_SDK_DIFFERENCES: &[(&str, &str, &str)] = &[
+    (
+        "anthropic/gemini/handmade-partial-args-without-terminal-chunk.vertex.chunks.txt",
+        "/content/0/signature",
+        FOREIGN_THINKING,
+    ),
+    (
+        "anthropic/gemini/parallel-function-calls-partial-args.vertex-gemini-3-flash.chunks.txt",
+        "/content/0/signature",
+        FOREIGN_THINKING,
+    ),
+    (
+        "anthropic/gemini/thought-summary-function-call.gemini-2.5-flash.sse.txt",
+        "/content/0/signature",
+        FOREIGN_THINKING,
+    ),
+    (
+        "anthropic/mistral/thinking.magistral.chunks.txt",
+        "/content/0/signature",
+        FOREIGN_THINKING,
+    ),
+    (
+        "anthropic/openai-chat/compat-deepseek-reasoning-tool-call.chunks.txt",
+        "/content/0/signature",
+        FOREIGN_THINKING,
+    ),
+    (
+        "openai-chat/gemini/prompt-blocked.sse.txt",
+        "/id",
+        "the source has no response id: the chunks carry `id: \"\"` (the SDK's type requires \
+         one), which toolwire reads as no id and the SDK keeps as the empty string",
+    ),
+];
+
+/// Why a translated Anthropic stream's thinking differs from the SDK's.
+const FOREIGN_THINKING: &str = "reasoning another provider made is streamed as a thinking \
+    block with `signature: \"\"` (the SDK's type requires the field; Anthropic made no \
+    signature): toolwire reads that as no signature, the SDK keeps the empty string";
+
+/// The `index` the OpenAI SDK's accumulator leaves on each accumulated tool call (from
+/// the chunk fragments; a whole response's call has none): taken out of both sides.
+fn without_call_indexes(mut v: serde_json::Value) -> serde_json::Value {
+    if let Some(choices) = v.get_mut("choices").and_then(|c| c.as_array_mut()) {
+        for c in choices {
+            if let Some(calls) = c
+                .pointer_mut("/message/tool_calls")
+                .and_then(|t| t.as_array_mut())
+            {
+                for call in calls {
+                    if let Some(m) = call.as_object_mut() {
+                        m.remove("index");
+                    }
+                }
+            }
+        }
+    }
+    v
+}
 
 /// The folder of `fixtures/sdk/translated/` whose SDK accumulates `format`'s streams.
 fn sdk_folder(format: Format) -> Option<&'static str> {
@@ -250,8 +307,8 @@ fn the_sdks_accumulate_translated_streams_as_toolwire_does() {
                         .unwrap()
                         .value;
                     let diff = test_support::first_difference(
-                        &crate::stream::normalized(&body),
-                        &crate::stream::normalized(&sdk),
+                        &without_call_indexes(crate::stream::normalized(&body)),
+                        &without_call_indexes(crate::stream::normalized(&sdk)),
                     );
                     match (diff, allowed) {
                         (None, None) => {}
