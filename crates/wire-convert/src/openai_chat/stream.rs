@@ -764,6 +764,8 @@ pub(crate) struct Encoder {
     every: Map<String, Value>,
     /// Members written on the first chunk only.
     first: Map<String, Value>,
+    /// Known chunk members the source sent as `null` (`system_fingerprint: null`).
+    nulls: Vec<&'static str>,
     choices: Vec<Out>,
     open: Vec<(PartId, u32, Open)>,
     dropped: Vec<PartId>,
@@ -789,6 +791,9 @@ impl Encoder {
             String::new()
         });
         self.created = s.created.unwrap_or(0);
+        let mut nulls = wire_types::Extra::new();
+        ctx.mark_nulls(&mut nulls, &s.vendor, w::Chunk::FIELDS);
+        self.nulls = nulls.nulls().to_vec();
         for (k, v) in ctx.vendor_fields(&s.vendor, "") {
             if k == "system_fingerprint" || k == "service_tier" {
                 self.every.insert(k, v);
@@ -857,6 +862,10 @@ impl Encoder {
         let service_tier = fields.take_as("service_tier");
         let moderation = fields.shift_remove("moderation").map(Box::new);
         let prompt_filter_results = fields.take_as("prompt_filter_results");
+        let mut extra = wire_types::Extra::from(fields);
+        for n in &self.nulls {
+            extra.mark_null(n);
+        }
         w::Chunk {
             id: Some(self.id.clone()),
             object: Some("chat.completion.chunk".to_owned()),
@@ -869,7 +878,7 @@ impl Encoder {
             obfuscation: None,
             moderation,
             prompt_filter_results,
-            extra: wire_types::Extra::from(fields),
+            extra,
         }
     }
 
@@ -1154,10 +1163,9 @@ impl EventEncoder for Encoder {
                     "a signature",
                 );
                 self.open.push((part, choice, Open::Text));
-                if !self.out(choice).role {
-                    // The role goes out with an empty text, as OpenAI's first chunk.
-                    self.text_delta(choice, String::new(), out)?;
-                }
+                // An empty text opens the part (with the role on a choice's first chunk, as
+                // OpenAI's first chunk): a text that stays empty is still there.
+                self.text_delta(choice, String::new(), out)?;
             }
             StreamPart::TextDelta { part, text } => match self.kind(part) {
                 Some((choice, Open::Text)) if !text.is_empty() => {
@@ -1380,6 +1388,57 @@ pub(crate) mod testing {
                 text,
                 events,
             });
+        }
+        out
+    }
+
+    /// Every finished stream fixture of `format` decoded, written back as `format`'s
+    /// stream and decoded again: its name, where the two accumulated bodies first differ,
+    /// and the encoder's losses.
+    pub(crate) fn written_back_as_itself(
+        format: Format,
+    ) -> Vec<(String, Option<String>, Vec<crate::Loss>)> {
+        fn parts(format: Format, bytes: &[u8], framing: Framing) -> Vec<StreamPart> {
+            let mut d = StreamDecoder::with_framing(format, framing, &Options::default()).unwrap();
+            let mut parts = d.push(bytes).unwrap();
+            parts.extend(d.finish().unwrap());
+            parts
+        }
+        fn body(format: Format, parts: Vec<StreamPart>) -> Option<Value> {
+            let mut acc = crate::stream::Accumulator::new();
+            acc.extend(parts);
+            let r = acc.finish().ok()?;
+            Some(
+                crate::encode_response_value(r, format, &Options::default())
+                    .unwrap()
+                    .value,
+            )
+        }
+        let name = format.to_string();
+        let mut out = Vec::new();
+        for f in test_support::fixtures("stream", &[".sse.txt", ".chunks.txt"]) {
+            if f.format != name {
+                continue;
+            }
+            let framing = if f.name.ends_with(".sse.txt") {
+                Framing::Sse
+            } else {
+                Framing::Ndjson
+            };
+            let bytes = std::fs::read(&f.path).unwrap();
+            let first = parts(format, &bytes, framing);
+            let Some(original) = body(format, first.clone()) else {
+                continue;
+            };
+            let mut e = StreamEncoder::new(format, &Options::default()).unwrap();
+            let mut written = e.encode_all(first).unwrap();
+            written.extend(e.finish().unwrap());
+            let again = body(format, parts(format, &written, Framing::Sse));
+            let difference = match again {
+                Some(b) => test_support::first_difference(&original, &b),
+                None => Some("the stream written back does not finish".to_owned()),
+            };
+            out.push((f.rel(), difference, e.losses().to_vec()));
         }
         out
     }

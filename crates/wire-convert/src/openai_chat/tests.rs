@@ -430,3 +430,16 @@ fn empty_text_beside_reasoning_splits_nothing() {
     assert!(matches!(&content[0], Part::Reasoning(x) if x.text.as_deref() == Some("ab")));
     assert!(matches!(&content[1], Part::Text(t) if t.text == "ok"));
 }
+
+/// Every recorded Chat Completions stream written back as one (through the neutral
+/// parts, not passed through) adds up to the same body, with no loss: nothing the format
+/// said is lost on the way.
+#[test]
+fn a_stream_written_back_as_itself_adds_up_to_the_same_body() {
+    let all = super::stream::testing::written_back_as_itself(F);
+    assert!(all.len() > 15);
+    for (name, difference, losses) in all {
+        assert_eq!(difference, None, "{name}");
+        assert!(losses.is_empty(), "{name}: {losses:?}");
+    }
+}
