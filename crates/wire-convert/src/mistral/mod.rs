@@ -43,6 +43,8 @@
 //!   refusal → `error` (the answer did not end by itself, and `stop` would pass it off
 //!   as complete); a pause or an unknown reason → `stop`; each of those three a
 //!   `changed` loss.
+//! * Streams (`stream.rs`): read by OpenAI Chat's decoder core (Magistral's thinking
+//!   chunks as reasoning); written with each call whole and the usage on the finish chunk.
 //!
 //! Hints: see `hints.rs`.
 

@@ -546,3 +546,22 @@ data: [DONE]
     );
     assert_eq!(r.usage.unwrap().total_tokens, Some(3));
 }
+
+/// Every recorded Mistral stream written back as one (through the neutral parts) adds up
+/// to the same body; the only loss is the id of a compatible server's call, which is not
+/// Mistral's 9 alphanumerics.
+#[test]
+fn a_stream_written_back_as_itself_adds_up_to_the_same_body() {
+    let all = crate::openai_chat::stream::testing::written_back_as_itself(F);
+    assert_eq!(all.len(), 5);
+    for (name, difference, losses) in all {
+        let ids: Vec<_> = losses
+            .iter()
+            .filter(|l| l.code == LossCode::IdRewritten)
+            .collect();
+        if ids.is_empty() {
+            assert_eq!(difference, None, "{name}");
+        }
+        assert_eq!(losses.len(), ids.len(), "{name}: {losses:?}");
+    }
+}

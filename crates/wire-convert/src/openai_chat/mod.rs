@@ -10,6 +10,9 @@
 //! * Reasoning has no place in Chat Completions requests (the OpenAI-compatible
 //!   `reasoning_content` of DeepSeek-style servers is read and written back, but only to
 //!   this format); signatures and cache markers are dropped with a loss.
+//! * Streams (`stream.rs`): `chat.completion.chunk`s through a decoder core that Mistral
+//!   shares (calls matched by `index`, then by id and name, complete at the finish); the
+//!   encoder writes a chunk per delta, the usage chunk with `choices: []`, `[DONE]`.
 //!
 //! Hints: see `hints.rs`.
 

@@ -9,8 +9,10 @@
 //! tool-call fragment is matched to its call by `index` (the latest call when there is
 //! none), and starts a new call only when it names a tool and carries an id other than
 //! the call's: a fresh id on every fragment of one call, a name in a later fragment, one
-//! `index` for two calls all decode to the calls that were meant. A call is complete at
-//! the choice's finish, never because its arguments parse so far.
+//! `index` for two calls all decode to the calls that were meant. A call is complete when
+//! the next call begins or the choice finishes, never because its arguments parse so far
+//! (a fragment for a call that already ended, from a server that interleaves its calls,
+//! is left out with a loss).
 //!
 //! A choice's `Finish` waits for the usage chunk (or the stream's end), so that an encoder
 //! that writes usage with its stop (Anthropic's `message_delta`) has it. Logprobs and the
@@ -140,6 +142,8 @@ struct Call {
     /// Whether any argument text came.
     args: bool,
     meta: PartMeta,
+    /// Its position among the choice's calls (for a synthetic id).
+    ordinal: usize,
 }
 
 /// One choice being read.
@@ -149,9 +153,12 @@ struct ChoiceState {
     reasoning: Option<PartId>,
     text: Option<PartId>,
     refusal: Option<String>,
+    /// The open call (one at most: the next call ends it).
     calls: Vec<Call>,
     /// Calls this choice had, ended or not (for synthetic ids: their position).
     call_count: usize,
+    /// The indexes of the calls that ended (a later fragment for one is left out).
+    ended: Vec<Option<u32>>,
     logprobs: Option<Map<String, Value>>,
     fields: Map<String, Value>,
     hints: Map<String, Value>,
@@ -266,7 +273,7 @@ impl Core {
             });
         }
         for call in d.calls {
-            c.call(call, format, no_id, out);
+            c.call(call, format, no_id, out, ctx);
         }
         if let Some(Value::Object(lp)) = d.logprobs {
             let acc = c.logprobs.get_or_insert_with(Map::new);
@@ -330,7 +337,14 @@ fn end(part: &mut Option<PartId>, out: &mut Parts) {
 }
 
 impl ChoiceState {
-    fn call(&mut self, d: CallDelta, format: Format, no_id: &'static str, out: &mut Parts) {
+    fn call(
+        &mut self,
+        d: CallDelta,
+        format: Format,
+        no_id: &'static str,
+        out: &mut Parts,
+        ctx: &mut Ctx<'_>,
+    ) {
         let found = match d.index {
             Some(i) => self.calls.iter().rposition(|c| c.index == Some(i)),
             None => self.calls.len().checked_sub(1),
@@ -348,9 +362,29 @@ impl ChoiceState {
         });
         let i = match found {
             Some(i) => i,
+            None if d.index.is_some() && d.name.is_none() && self.ended.contains(&d.index) => {
+                // A fragment for a call that ended when the next one began: a server that
+                // interleaves its calls. It cannot be added any more.
+                ctx.dropped(
+                    LossCode::PartUnsupported,
+                    "",
+                    format!(
+                        "a {format} fragment for tool call {} after the next call began: left out",
+                        d.index.unwrap_or_default()
+                    ),
+                );
+                return;
+            }
             None => {
                 end(&mut self.text, out);
                 end(&mut self.reasoning, out);
+                // A new call ends the one before it (its arguments are complete: the
+                // provider moved on), as OpenAI streams them and as a stream of blocks
+                // (Anthropic's) has them, one after the other.
+                for call in std::mem::take(&mut self.calls) {
+                    self.ended.push(call.index);
+                    finish_call(call, self.index, format, no_id, out);
+                }
                 let mut meta = PartMeta::default();
                 match d.kind.as_deref() {
                     Some("function") => {}
@@ -368,12 +402,12 @@ impl ChoiceState {
                     pending: String::new(),
                     args: false,
                     meta,
+                    ordinal: self.call_count,
                 });
                 self.call_count += 1;
                 self.calls.len() - 1
             }
         };
-        let ordinal = self.call_count - (self.calls.len() - i);
         let choice = self.index;
         let call = &mut self.calls[i];
         if call.id.is_none() {
@@ -392,7 +426,7 @@ impl ChoiceState {
                     call.pending.push_str(&a);
                 }
                 if !call.name.is_empty() {
-                    call.start(choice, ordinal, format, no_id, out);
+                    call.start(choice, format, no_id, out);
                 }
             }
             Some(part) => {
@@ -428,23 +462,10 @@ impl ChoiceState {
                 }),
             });
         }
-        let open = std::mem::take(&mut self.calls);
-        let first = self.call_count - open.len();
-        for (k, mut call) in open.into_iter().enumerate() {
-            if call.part.is_none() {
-                // Its name never came.
-                call.start(self.index, first + k, format, no_id, out);
-            }
-            if let Some(part) = call.part {
-                if !call.args {
-                    out.push(StreamPart::ToolDelta {
-                        part,
-                        json: "{}".to_owned(),
-                    });
-                }
-                out.push(StreamPart::End { part });
-            }
+        for call in std::mem::take(&mut self.calls) {
+            finish_call(call, self.index, format, no_id, out);
         }
+        self.ended.clear();
         self.done = true;
         let mut vendor = Vendor::default();
         if let Some(lp) = self.logprobs.take() {
@@ -468,17 +489,26 @@ impl ChoiceState {
     }
 }
 
+/// Ends a call: its start if its name never came, `{}` if no arguments did.
+fn finish_call(mut call: Call, choice: u32, format: Format, no_id: &'static str, out: &mut Parts) {
+    if call.part.is_none() {
+        call.start(choice, format, no_id, out);
+    }
+    if let Some(part) = call.part {
+        if !call.args {
+            out.push(StreamPart::ToolDelta {
+                part,
+                json: "{}".to_owned(),
+            });
+        }
+        out.push(StreamPart::End { part });
+    }
+}
+
 impl Call {
     /// Sends the call's start (its name is known, or will never be) and the argument text
     /// that waited for it.
-    fn start(
-        &mut self,
-        choice: u32,
-        ordinal: usize,
-        format: Format,
-        no_id: &'static str,
-        out: &mut Parts,
-    ) {
+    fn start(&mut self, choice: u32, format: Format, no_id: &'static str, out: &mut Parts) {
         let part = out.id();
         let mut meta = std::mem::take(&mut self.meta);
         let (id, synthetic) = match &self.id {
@@ -486,7 +516,11 @@ impl Call {
             None => {
                 meta.vendor.set_hint(format, no_id, true);
                 (
-                    synthetic_id(&format!("/choices/{choice}/message"), ordinal, &self.name),
+                    synthetic_id(
+                        &format!("/choices/{choice}/message"),
+                        self.ordinal,
+                        &self.name,
+                    ),
                     true,
                 )
             }
@@ -764,6 +798,8 @@ pub(crate) struct Encoder {
     every: Map<String, Value>,
     /// Members written on the first chunk only.
     first: Map<String, Value>,
+    /// Known chunk members the source sent as `null` (`system_fingerprint: null`).
+    nulls: Vec<&'static str>,
     choices: Vec<Out>,
     open: Vec<(PartId, u32, Open)>,
     dropped: Vec<PartId>,
@@ -789,6 +825,9 @@ impl Encoder {
             String::new()
         });
         self.created = s.created.unwrap_or(0);
+        let mut nulls = wire_types::Extra::new();
+        ctx.mark_nulls(&mut nulls, &s.vendor, w::Chunk::FIELDS);
+        self.nulls = nulls.nulls().to_vec();
         for (k, v) in ctx.vendor_fields(&s.vendor, "") {
             if k == "system_fingerprint" || k == "service_tier" {
                 self.every.insert(k, v);
@@ -857,6 +896,10 @@ impl Encoder {
         let service_tier = fields.take_as("service_tier");
         let moderation = fields.shift_remove("moderation").map(Box::new);
         let prompt_filter_results = fields.take_as("prompt_filter_results");
+        let mut extra = wire_types::Extra::from(fields);
+        for n in &self.nulls {
+            extra.mark_null(n);
+        }
         w::Chunk {
             id: Some(self.id.clone()),
             object: Some("chat.completion.chunk".to_owned()),
@@ -869,7 +912,7 @@ impl Encoder {
             obfuscation: None,
             moderation,
             prompt_filter_results,
-            extra: wire_types::Extra::from(fields),
+            extra,
         }
     }
 
@@ -1154,10 +1197,9 @@ impl EventEncoder for Encoder {
                     "a signature",
                 );
                 self.open.push((part, choice, Open::Text));
-                if !self.out(choice).role {
-                    // The role goes out with an empty text, as OpenAI's first chunk.
-                    self.text_delta(choice, String::new(), out)?;
-                }
+                // An empty text opens the part (with the role on a choice's first chunk, as
+                // OpenAI's first chunk): a text that stays empty is still there.
+                self.text_delta(choice, String::new(), out)?;
             }
             StreamPart::TextDelta { part, text } => match self.kind(part) {
                 Some((choice, Open::Text)) if !text.is_empty() => {
@@ -1380,6 +1422,57 @@ pub(crate) mod testing {
                 text,
                 events,
             });
+        }
+        out
+    }
+
+    /// Every finished stream fixture of `format` decoded, written back as `format`'s
+    /// stream and decoded again: its name, where the two accumulated bodies first differ,
+    /// and the encoder's losses.
+    pub(crate) fn written_back_as_itself(
+        format: Format,
+    ) -> Vec<(String, Option<String>, Vec<crate::Loss>)> {
+        fn parts(format: Format, bytes: &[u8], framing: Framing) -> Vec<StreamPart> {
+            let mut d = StreamDecoder::with_framing(format, framing, &Options::default()).unwrap();
+            let mut parts = d.push(bytes).unwrap();
+            parts.extend(d.finish().unwrap());
+            parts
+        }
+        fn body(format: Format, parts: Vec<StreamPart>) -> Option<Value> {
+            let mut acc = crate::stream::Accumulator::new();
+            acc.extend(parts);
+            let r = acc.finish().ok()?;
+            Some(
+                crate::encode_response_value(r, format, &Options::default())
+                    .unwrap()
+                    .value,
+            )
+        }
+        let name = format.to_string();
+        let mut out = Vec::new();
+        for f in test_support::fixtures("stream", &[".sse.txt", ".chunks.txt"]) {
+            if f.format != name {
+                continue;
+            }
+            let framing = if f.name.ends_with(".sse.txt") {
+                Framing::Sse
+            } else {
+                Framing::Ndjson
+            };
+            let bytes = std::fs::read(&f.path).unwrap();
+            let first = parts(format, &bytes, framing);
+            let Some(original) = body(format, first.clone()) else {
+                continue;
+            };
+            let mut e = StreamEncoder::new(format, &Options::default()).unwrap();
+            let mut written = e.encode_all(first).unwrap();
+            written.extend(e.finish().unwrap());
+            let again = body(format, parts(format, &written, Framing::Sse));
+            let difference = match again {
+                Some(b) => test_support::first_difference(&original, &b),
+                None => Some("the stream written back does not finish".to_owned()),
+            };
+            out.push((f.rel(), difference, e.losses().to_vec()));
         }
         out
     }
