@@ -350,6 +350,20 @@ fn gist(
     )
 }
 
+/// Arguments as they were before a target that takes only objects wrapped them
+/// (`{"invalid_json": "<text>"}`: the text; `{"value": v}`: `v`).
+fn unwrapped(args: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match args {
+        Value::Object(m) if m.len() == 1 => match m.iter().next() {
+            Some((k, text @ Value::String(_))) if k == "invalid_json" => text.clone(),
+            Some((k, v)) if k == "value" => v.clone(),
+            _ => Value::Object(m),
+        },
+        other => other,
+    }
+}
+
 /// Every stream fixture written as every format's stream (through the stream encoder,
 /// the same format included): the written stream reads back as that format, and adds up
 /// to the same text, calls and stop as the source.
@@ -408,7 +422,19 @@ fn every_stream_translates_to_every_format() {
             acc.extend(back);
             match (acc.finish(), &source) {
                 (Ok(r), Some(s)) => {
-                    if gist(&r) != gist(s) {
+                    // A target that takes object arguments only wraps what is not an
+                    // object, by the one rule of `passes::args`, and says so.
+                    let wrapped = encoder
+                        .losses()
+                        .iter()
+                        .any(|l| l.code == wire_convert::LossCode::ArgumentsWrapped);
+                    let mut got = gist(&r);
+                    if wrapped {
+                        for (_, args) in &mut got.1 {
+                            *args = unwrapped(std::mem::take(args));
+                        }
+                    }
+                    if got != gist(s) {
                         failures.push(format!(
                             "{} → {to}: adds up to {:?}, the source to {:?}",
                             f.rel(),
