@@ -261,7 +261,7 @@ fn map_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
 
 /// Call `c` of a turn (`id_base`: the neutral message pointer, for a synthetic id); a
 /// call without a function name is kept whole.
-fn decode_call(call: w::ToolCall, id_base: &str, c: usize, ctx: &mut Ctx<'_>) -> Part {
+pub(super) fn decode_call(call: w::ToolCall, id_base: &str, c: usize, ctx: &mut Ctx<'_>) -> Part {
     let Some(f) = call.function.clone() else {
         return opaque(ctx, wire_types::to_value(&call));
     };

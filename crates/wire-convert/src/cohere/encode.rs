@@ -250,7 +250,7 @@ fn is_empty_text(p: &Part) -> bool {
 }
 
 /// Reports a part's cache marker and signature: Cohere has a place for neither.
-fn part_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
+pub(super) fn part_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
     drop_cache(ctx, meta, at);
     ctx.report_unplaced_token(
         meta.signature.as_ref(),

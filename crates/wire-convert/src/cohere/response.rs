@@ -56,7 +56,7 @@ pub(super) fn decode_response(
 }
 
 /// The stop reason of a `finish_reason`.
-fn stop_reason(f: &w::FinishReason) -> StopReason {
+pub(super) fn stop_reason(f: &w::FinishReason) -> StopReason {
     let kind = match f {
         w::FinishReason::Complete => StopKind::EndTurn,
         w::FinishReason::StopSequence => StopKind::StopSequence,
@@ -73,7 +73,7 @@ fn stop_reason(f: &w::FinishReason) -> StopReason {
 }
 
 /// The usage: `tokens` counts, `cached_tokens`; `billed_units` is a vendor field.
-fn decode_usage(u: w::Usage, ctx: &mut Ctx<'_>) -> Usage {
+pub(super) fn decode_usage(u: w::Usage, ctx: &mut Ctx<'_>) -> Usage {
     ctx.map("/usage/input_tokens", "/usage/tokens/input_tokens");
     ctx.map("/usage/output_tokens", "/usage/tokens/output_tokens");
     ctx.map("/usage/cached_input_tokens", "/usage/cached_tokens");
@@ -138,6 +138,16 @@ pub(super) fn encode_response(
             continue;
         }
         ctx.report_foreign_fields(&c.vendor, &at);
+        let mut c = c;
+        if c.vendor.format == Some(F)
+            && matches!(c.message.vendor.format, None | Some(F))
+            && !c.message.vendor.fields.contains_key("citations")
+        {
+            // A stream's citations come with its finish: they are the message's.
+            if let Some(citations) = c.vendor.fields.shift_remove("citations") {
+                c.message.vendor.set_field(F, "citations", citations);
+            }
+        }
         let mat = format!("{at}/message");
         let empty = c.message.vendor.flag(F, CONTENT_EMPTY);
         let mut t = encode_turn(c.message, &mat, ctx);
@@ -175,7 +185,7 @@ pub(super) fn encode_response(
 }
 
 /// The `finish_reason` of a stop reason at neutral pointer `at`.
-fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::FinishReason {
+pub(super) fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::FinishReason {
     if let Some(raw) = r.raw_for(F) {
         return w::FinishReason::from(raw);
     }
@@ -215,7 +225,7 @@ fn stop_name(r: &StopReason) -> String {
 }
 
 /// The usage; the counts Cohere has no field for are losses.
-fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
+pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
     let mut fields = ctx.vendor_fields(&u.vendor, "/usage");
     for (key, val) in [
         ("cache_write_tokens", u.cache_write_tokens),

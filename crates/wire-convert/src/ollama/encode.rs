@@ -235,7 +235,7 @@ fn encode_reasoning(r: model::Reasoning, at: &str, g: &mut Gathered, ctx: &mut C
 
 /// Reports what a part's metadata carries that Ollama has no place for: a cache marker,
 /// a signature, another format's fields.
-fn part_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
+pub(super) fn part_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
     cache_and_signature(meta, at, ctx);
     ctx.report_foreign_fields(&meta.vendor, at);
 }
@@ -248,6 +248,27 @@ fn cache_and_signature(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
         format_args!("{at}/signature"),
         "a reasoning signature",
     );
+}
+
+/// One part of an assistant message alone, as a message (a stream line): its text,
+/// thinking, images or call, or what becomes text; what has no place is a loss at `at`.
+pub(super) fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> w::Message {
+    let mut g = Gathered::default();
+    match p {
+        Part::ToolCall(c) => g.calls.push(encode_call(c, at, ctx)),
+        Part::Reasoning(r) => encode_reasoning(r, at, &mut g, ctx),
+        other => gather(other, at, &mut g, ctx),
+    }
+    w::Message {
+        role: w::Role::Assistant,
+        content: Some(g.texts.join("\n")),
+        thinking: (!g.thinking.is_empty()).then(|| g.thinking.join("\n")),
+        images: (!g.images.is_empty()).then_some(g.images),
+        tool_calls: (!g.calls.is_empty()).then_some(g.calls),
+        tool_name: None,
+        tool_call_id: None,
+        extra: Extra::new(),
+    }
 }
 
 /// Text, images and what becomes text; everything else is a loss.
@@ -340,7 +361,7 @@ fn encode_image(m: Media, at: &str, ctx: &mut Ctx<'_>) -> Option<String> {
 
 /// An assistant's tool call: object arguments, `type` and `function` fields as the
 /// source had them.
-fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
+pub(super) fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     cache_and_signature(&c.meta, at, ctx);
     let v = &c.meta.vendor;
     let mut fields = ctx.vendor_fields(v, at);

@@ -35,20 +35,7 @@ pub(super) fn decode_response(
             );
             ctx.map("/choices/0", "");
             ctx.map("/choices/0/stop_reason", "/done_reason");
-            let mut vendor = Vendor::default();
-            let stop = match &resp.done_reason {
-                Some(d) => Some(stop_reason(d, calls)),
-                // Older servers end with `done: true` and no reason: the turn ended.
-                None if resp.done == Some(true) => {
-                    vendor.set_hint(F, NO_DONE_REASON, true);
-                    Some(StopReason::new(if calls {
-                        StopKind::ToolUse
-                    } else {
-                        StopKind::EndTurn
-                    }))
-                }
-                None => None,
-            };
+            let (stop, vendor) = stop_of(resp.done_reason.as_ref(), resp.done, calls);
             out.choices.push(Choice {
                 message,
                 stop_reason: stop,
@@ -93,6 +80,31 @@ pub(super) fn decode_response(
     v.format = Some(F);
     out.vendor = v;
     Ok(out)
+}
+
+/// The stop reason of a response's (or a stream's last line's) `done_reason` and `done`,
+/// with the choice's vendor record (`calls`: the message calls tools; in a stream, any
+/// line did).
+pub(super) fn stop_of(
+    done_reason: Option<&w::DoneReason>,
+    done: Option<bool>,
+    calls: bool,
+) -> (Option<StopReason>, Vendor) {
+    let mut vendor = Vendor::default();
+    let stop = match done_reason {
+        Some(d) => Some(stop_reason(d, calls)),
+        // Older servers end with `done: true` and no reason: the turn ended.
+        None if done == Some(true) => {
+            vendor.set_hint(F, NO_DONE_REASON, true);
+            Some(StopReason::new(if calls {
+                StopKind::ToolUse
+            } else {
+                StopKind::EndTurn
+            }))
+        }
+        None => None,
+    };
+    (stop, vendor)
 }
 
 /// The stop reason of a `done_reason` (`calls`: the message calls tools).
