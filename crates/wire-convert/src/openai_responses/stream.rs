@@ -18,8 +18,8 @@
 //! terminal event's response gives the usage, the stop reason and the response-level
 //! vendor data ([`StreamPart::ResponseMeta`]); its items are not sent again, but an item
 //! it holds that the stream never sent is, and an item field it changed (a rotated item
-//! id) comes as a [`StreamPart::Meta`]. A second response after the terminal event is an
-//! error: one stream carries one response.
+//! id) comes as a [`StreamPart::Meta`]. Events after the terminal event (a second
+//! response, in a recording of several) are left out, with a loss.
 //!
 //! Encoding writes the full event sequence (`sequence_number`, item ids, output and
 //! content indexes, every `.done` event) as the parts come, and ends with the whole
@@ -114,7 +114,8 @@ impl EventDecoder for Decoder {
     fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         let event = read::<w::StreamEvent>(event.data)?;
         if self.terminal {
-            return self.after_terminal(event, ctx);
+            self.after_terminal(event, ctx);
+            return Ok(());
         }
         match event {
             w::StreamEvent::Created(e)
@@ -328,37 +329,31 @@ impl Decoder {
         });
     }
 
-    /// After the terminal event: keepalives are fine, another response is an error,
-    /// anything else is left out (reported once).
-    fn after_terminal(&mut self, event: w::StreamEvent, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        match event {
-            w::StreamEvent::Keepalive(_) | w::StreamEvent::Ping(_) => Ok(()),
-            w::StreamEvent::Created(e)
-            | w::StreamEvent::Queued(e)
-            | w::StreamEvent::InProgress(e)
-                if e.response.id != self.id =>
-            {
-                Err(Error::invalid(
-                    "/response/id",
-                    format!(
-                        "a second response (`{}`) after the terminal event of `{}`: one stream carries one response",
-                        e.response.id.as_deref().unwrap_or("?"),
-                        self.id.as_deref().unwrap_or("?"),
-                    ),
-                ))
-            }
-            _ => {
-                if !self.after {
-                    self.after = true;
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        "",
-                        "events after the terminal event are not part of the response: left out",
-                    );
-                }
-                Ok(())
-            }
+    /// After the terminal event: the response is over (a recording of several
+    /// responses, or a server that goes on). What follows is not part of it: left out,
+    /// reported once; keepalives say nothing.
+    fn after_terminal(&mut self, event: w::StreamEvent, ctx: &mut Ctx<'_>) {
+        if matches!(
+            event,
+            w::StreamEvent::Keepalive(_) | w::StreamEvent::Ping(_)
+        ) || self.after
+        {
+            return;
         }
+        self.after = true;
+        let what = match &event {
+            w::StreamEvent::Created(e) if e.response.id != self.id => format!(
+                "another response (`{}`) after the terminal event of `{}`",
+                e.response.id.as_deref().unwrap_or("?"),
+                self.id.as_deref().unwrap_or("?"),
+            ),
+            _ => "events after the terminal event".to_owned(),
+        };
+        ctx.dropped(
+            LossCode::PartUnsupported,
+            "",
+            format!("{what}: not part of the response, left out"),
+        );
     }
 
     fn item(&mut self, index: u32) -> Option<&mut Open> {
@@ -1872,4 +1867,46 @@ fn encode_parts(parts: Vec<(PartId, Part)>, ctx: &mut Ctx<'_>) -> Result<Vec<w::
         .collect();
     ctx.extend_losses(losses);
     Ok(items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::{Framing, StreamDecoder, StreamEncoder};
+    use crate::{Format, Options};
+
+    fn fixture(name: &str) -> Vec<u8> {
+        std::fs::read(test_support::fixtures_dir().join("openai-responses/stream").join(name))
+            .unwrap()
+    }
+
+    fn decode(bytes: &[u8], framing: Framing) -> Vec<StreamPart> {
+        let mut d = StreamDecoder::with_framing(Format::OpenaiResponses, framing, &Options::default())
+            .unwrap();
+        let mut parts = d.push(bytes).unwrap();
+        parts.extend(d.finish().unwrap());
+        parts
+    }
+
+    #[test]
+    fn debug_dump() {
+        let v = test_support::conformance("openai-responses.response").unwrap();
+        for e in std::fs::read_dir(test_support::fixtures_dir().join("openai-responses/stream")).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_str().unwrap().to_owned();
+            let framing = if name.ends_with(".sse.txt") { Framing::Sse } else { Framing::Ndjson };
+            let parts = decode(&fixture(&name), framing);
+            let mut acc = Accumulator::new();
+            acc.extend(parts.clone());
+            let r = match acc.finish() { Ok(r) => r, Err(e) => { println!("{name}: {e}"); continue } };
+            let out = crate::encode_response_value(r, Format::OpenaiResponses, &Options::default()).unwrap();
+            let errs = test_support::schema_errors(v, &out.value);
+            println!("{name}: {:?}", errs.iter().map(|e| e.split(": ").next().unwrap_or_default()).collect::<Vec<_>>());
+            let sdk: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(test_support::fixtures_dir().join(format!("sdk/openai-responses/{name}.json"))).unwrap()).unwrap();
+            if sdk.get("error").is_some_and(|e| e.is_string()) { continue }
+            println!("   sdk diff: {:?}", test_support::first_difference(&out.value, &sdk));
+        }
+        let _ = StreamEncoder::new(Format::OpenaiResponses, &Options::default());
+        panic!();
+    }
 }
