@@ -150,9 +150,7 @@ impl EventDecoder for Decoder {
             }
             w::StreamEvent::ContentPartAdded(e) => match e.part {
                 w::ContentPart::OutputText(t) => {
-                    if self.text(e.output_index, e.content_index, out).is_some() {
-                        self.text_delta(e.output_index, e.content_index, t.text, out);
-                    }
+                    self.text_delta(e.output_index, e.content_index, t.text, out);
                 }
                 w::ContentPart::Refusal(r) => {
                     if let Some(text) = self.refusal(e.output_index, e.content_index) {
@@ -166,9 +164,7 @@ impl EventDecoder for Decoder {
                 self.part_done(e.output_index, e.content_index, e.part, out);
             }
             w::StreamEvent::OutputTextDelta(e) => {
-                if self.text(e.output_index, e.content_index, out).is_some() {
-                    self.text_delta(e.output_index, e.content_index, e.delta, out);
-                }
+                self.text_delta(e.output_index, e.content_index, e.delta, out);
             }
             w::StreamEvent::OutputTextDone(e) => {
                 if let Some((_, false)) = self.text(e.output_index, e.content_index, out) {
@@ -451,15 +447,18 @@ impl Decoder {
         Some((part, false))
     }
 
+    /// Text for the text part at `content_index` of the message item at `index`
+    /// (started if it was not).
     fn text_delta(&mut self, index: u32, content_index: u32, text: String, out: &mut Parts) {
+        if self.text(index, content_index, out).is_none() || text.is_empty() {
+            return;
+        }
         if let Some(Open::Message { content, .. }) = self.item(index) {
             if let Some((_, Content::Text { part, deltas })) =
                 content.iter_mut().find(|(i, _)| *i == content_index)
             {
                 *deltas = true;
-                if !text.is_empty() {
-                    out.push(StreamPart::TextDelta { part: *part, text });
-                }
+                out.push(StreamPart::TextDelta { part: *part, text });
             }
         }
     }
