@@ -363,8 +363,8 @@ impl Decoder {
     fn added(&mut self, index: u32, item: w::Item, out: &mut Parts) {
         if let Some(pos) = self.open.iter().position(|(i, _)| *i == index) {
             // The index again: the item there is over (nothing more will come for it).
-            let (i, open) = self.open.remove(pos);
-            close_parts(i, open, out);
+            let (_, open) = self.open.remove(pos);
+            close_parts(open, out);
         }
         let open = match output_item(item) {
             w::Item::Message(m) => Open::Message {
@@ -584,7 +584,7 @@ impl Decoder {
         ctx: &mut Ctx<'_>,
     ) {
         let Some(item) = item else {
-            close_parts(index, open, out);
+            close_parts(open, out);
             return;
         };
         let decoded = decode_item(item, ctx);
@@ -645,8 +645,11 @@ impl Decoder {
             Open::Call { part, args, start } => {
                 let d = decoded.into_iter().next();
                 if !args {
+                    // The done item's arguments, else the added item's.
                     let json = match &d {
-                        Some(Part::ToolCall(c)) if start.is_empty() => c.arguments.text(),
+                        Some(Part::ToolCall(c)) if !c.arguments.text().is_empty() => {
+                            c.arguments.text()
+                        }
                         _ => start,
                     };
                     if !json.is_empty() {
@@ -770,7 +773,7 @@ impl Decoder {
 }
 
 /// The end of an item that has no complete form: its open parts end.
-fn close_parts(_index: u32, open: Open, out: &mut Parts) {
+fn close_parts(open: Open, out: &mut Parts) {
     match open {
         Open::Message { head, content } => {
             let mut first = true;
@@ -1032,6 +1035,8 @@ impl EventEncoder for Encoder {
                 }
                 let foreign = self.acc.response().source != Some(F);
                 if foreign && ctx.options.reasoning == ReasoningMode::Drop {
+                    // Not added up either: it takes no place in the message.
+                    self.opened -= 1;
                     self.dropped.push(part);
                     ctx.dropped(
                         LossCode::ReasoningDropped,
@@ -1622,7 +1627,7 @@ impl Encoder {
                     "response.content_part.done",
                     json!({"item_id": id, "output_index": index, "content_index": content, "part": wire_types::to_value(&wire_part)}),
                 )?;
-                self.items[index].open -= 1;
+                self.items[index].open = self.items[index].open.saturating_sub(1);
                 if self.joinable != Some(index) && self.items[index].open == 0 {
                     self.item_done(index, out, ctx)?;
                 }
@@ -1639,7 +1644,7 @@ impl Encoder {
                     "response.function_call_arguments.done",
                     json!({"item_id": id, "output_index": index, "arguments": arguments}),
                 )?;
-                self.items[index].open -= 1;
+                self.items[index].open = self.items[index].open.saturating_sub(1);
                 self.item_done(index, out, ctx)
             }
             Kind::Reasoning => {
@@ -1676,7 +1681,7 @@ impl Encoder {
                         json!({"item_id": id, "output_index": index, "content_index": 0, "part": {"type": "reasoning_text", "text": text}}),
                     )?;
                 }
-                self.items[index].open -= 1;
+                self.items[index].open = self.items[index].open.saturating_sub(1);
                 self.item_done(index, out, ctx)
             }
             Kind::Whole => Ok(()),
@@ -2184,6 +2189,54 @@ mod tests {
             completed["response"]["output"][0]["id"],
             finish[0].1["item"]["id"]
         );
+    }
+
+    /// Foreign reasoning is written as a reasoning item (its signature dropped, a loss),
+    /// or, with `reasoning: drop`, not at all; the other items' indexes stay dense.
+    #[test]
+    fn foreign_reasoning_is_carried_or_dropped_as_the_options_say() {
+        let bytes = std::fs::read(
+            test_support::fixtures_dir()
+                .join("anthropic/stream/thinking-signature-delta.chunks.txt"),
+        )
+        .unwrap();
+        let parts = decode(Format::Anthropic, &bytes, Framing::Ndjson);
+        for (mode, reasoning) in [
+            (crate::ReasoningMode::Carry, true),
+            (crate::ReasoningMode::Drop, false),
+        ] {
+            let options = Options {
+                reasoning: mode,
+                ..Default::default()
+            };
+            let mut e = StreamEncoder::new(Format::OpenaiResponses, &options).unwrap();
+            let mut bytes = e.encode_all(parts.clone()).unwrap();
+            bytes.extend(e.finish().unwrap());
+            let (_, last) = events(&bytes).pop().unwrap();
+            let output = last["response"]["output"].as_array().unwrap().clone();
+            assert_eq!(
+                output[0]["type"] == "reasoning",
+                reasoning,
+                "{mode:?}: {output:?}"
+            );
+            let mut source = Accumulator::new();
+            source.extend(parts.clone());
+            let text = source.finish().unwrap().choices[0].message.joined_text();
+            let message = output.iter().find(|i| i["type"] == "message").unwrap();
+            assert_eq!(message["content"][0]["text"], text.as_str(), "{mode:?}");
+            let codes: Vec<_> = e.losses().iter().map(|l| l.code).collect();
+            let dropped = codes.contains(&crate::LossCode::ReasoningDropped);
+            assert_eq!(dropped, !reasoning, "{mode:?}: {:?}", e.losses());
+            if reasoning {
+                assert!(
+                    codes.contains(&crate::LossCode::SignatureForeign),
+                    "{:?}",
+                    e.losses()
+                );
+            }
+            let back = decode(Format::OpenaiResponses, &bytes, Framing::Sse);
+            assert!(body(back).is_ok());
+        }
     }
 
     /// A source that ends without its finish ends the written stream with an `error`
