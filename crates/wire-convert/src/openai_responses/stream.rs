@@ -1550,7 +1550,13 @@ impl Encoder {
                     let index = self.items.len();
                     let own = item_id(&item);
                     let mine = own.is_some();
-                    let id = own.unwrap_or_else(|| format!("item_{index}"));
+                    let prefix = match &item {
+                        w::Item::Message(_) => "msg",
+                        w::Item::FunctionCall(_) => "fc",
+                        w::Item::Reasoning(_) => "rs",
+                        _ => "item",
+                    };
+                    let id = own.unwrap_or_else(|| format!("{prefix}_{index}"));
                     set_item_id(&mut item, &id);
                     let value = wire_types::to_value(&item);
                     self.open_item(id, mine, Kind::Whole, value.clone(), out)?;
