@@ -135,6 +135,8 @@ impl EventDecoder for Decoder {
                         let (index, open) = self.open.remove(pos);
                         self.close(index, open, Some(e.item), out, ctx);
                     }
+                    // The same item done again: nothing new.
+                    None if self.done.iter().any(|d| d.index == e.output_index) => {}
                     // An item done that never started: it comes whole.
                     None => {
                         let parts = decode_item(e.item, ctx)
@@ -2243,6 +2245,38 @@ mod tests {
             let back = decode(Format::OpenaiResponses, &bytes, Framing::Sse);
             assert!(body(back).is_ok());
         }
+    }
+
+    /// An item that comes only in `response.output_item.done` (twice), and one only in
+    /// the terminal response: each is in the response once, in its place.
+    #[test]
+    fn items_the_stream_did_not_announce_are_sent_whole_once() {
+        let msg = r#"{"type":"message","id":"msg_a","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Hi","annotations":[]}]}"#;
+        let call = r#"{"type":"function_call","id":"fc_b","call_id":"call_b","name":"f","arguments":"{\"x\":1}","status":"completed"}"#;
+        let head = r#""id":"resp_1","object":"response","created_at":1,"model":"m","tools":[],"tool_choice":"auto","parallel_tool_calls":true"#;
+        let lines = [
+            format!(
+                r#"{{"type":"response.created","sequence_number":0,"response":{{{head},"status":"in_progress","output":[]}}}}"#
+            ),
+            format!(
+                r#"{{"type":"response.output_item.done","sequence_number":1,"output_index":0,"item":{msg}}}"#
+            ),
+            format!(
+                r#"{{"type":"response.output_item.done","sequence_number":2,"output_index":0,"item":{msg}}}"#
+            ),
+            format!(
+                r#"{{"type":"response.completed","sequence_number":3,"response":{{{head},"status":"completed","output":[{msg},{call}]}}}}"#
+            ),
+        ];
+        let parts = decode(
+            Format::OpenaiResponses,
+            lines.join("\n").as_bytes(),
+            Framing::Ndjson,
+        );
+        let body = body(parts).unwrap();
+        let expected: Value = serde_json::from_str(&format!("[{msg},{call}]")).unwrap();
+        assert_eq!(body["output"], expected);
+        assert_eq!(body["status"], "completed");
     }
 
     /// A source that ends without its finish ends the written stream with an `error`
