@@ -21,11 +21,20 @@
 //! id) comes as a [`StreamPart::Meta`]. Events after the terminal event (a second
 //! response, in a recording of several) are left out, with a loss.
 //!
+//! The decoder holds the items still open and, for each item done, its part ids and the
+//! vendor data they were given (no content), to compare with the terminal response.
+//!
 //! Encoding writes the full event sequence (`sequence_number`, item ids, output and
 //! content indexes, every `.done` event) as the parts come, and ends with the whole
 //! response: the parts are added up by an [`Accumulator`], each item is written by the
 //! whole-body encoder at its end, and the terminal event's response is the whole-body
-//! encoder's with those items.
+//! encoder's with those items. Consecutive text parts share one message item (a part
+//! that starts a Responses message item starts a new one), as in a whole body. An item
+//! carries its parts' own Responses id, else one made up from its output index
+//! (`msg_<n>`, `fc_<n>`, `rs_<n>`). Reasoning of another format opens its item at its
+//! first text; reasoning with nothing this format can carry writes no item (a loss).
+//! An error part, or a source that ends without its finish, ends the stream with an
+//! `error` event and `response.failed`.
 
 use super::decode::{decode_part, push_assistant_item};
 use super::encode::{Mode, encode_assistant};
@@ -1610,8 +1619,10 @@ impl Encoder {
                     Some(w::Item::Message(m)) => match m.content {
                         TextOrParts::Parts(mut p) if !p.is_empty() => p.swap_remove(0),
                         TextOrParts::Parts(_) => return Ok(()),
+                        // A message item spelled with string content: its one part.
                         TextOrParts::Text(t) => w::ContentPart::OutputText(w::OutputText {
                             text: t,
+                            annotations: Some(Vec::new()),
                             ..Default::default()
                         }),
                     },
