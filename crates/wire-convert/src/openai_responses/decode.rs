@@ -307,7 +307,7 @@ fn decode_input_message(
 
 /// One content part. `assistant`: the part is in an assistant message (where text is
 /// `output_text`; elsewhere `input_text`).
-fn decode_part(p: w::ContentPart, assistant: bool) -> Part {
+pub(super) fn decode_part(p: w::ContentPart, assistant: bool) -> Part {
     match p {
         w::ContentPart::InputText(t) => {
             let mut map = to_map(&t);

@@ -13,6 +13,39 @@ pub(super) fn decode_response(
     mut resp: w::Response,
     ctx: &mut Ctx<'_>,
 ) -> Result<model::Response, Error> {
+    let output = std::mem::take(&mut resp.output);
+    let has_calls = output.iter().any(|i| matches!(i, w::Item::FunctionCall(_)));
+    let mut out = decode_head(resp, has_calls, ctx);
+    let neutral = "/choices/0/message";
+    ctx.map(neutral, "/output");
+    let message = &mut out.choices[0].message;
+    for (i, item) in output.into_iter().enumerate() {
+        let at = format!("/output/{i}");
+        push_assistant_item(message, neutral, output_item(item), &at, ctx);
+    }
+    Ok(out)
+}
+
+/// An output item as the assistant's: only the assistant speaks in an output, so
+/// anything else (another role's message, a function output) is kept whole.
+pub(super) fn output_item(item: w::Item) -> w::Item {
+    match item {
+        w::Item::Message(m) if m.role != w::Role::Assistant => {
+            w::Item::Other(to_map(&w::Item::Message(m)))
+        }
+        w::Item::FunctionCallOutput(o) => w::Item::Other(to_map(&w::Item::FunctionCallOutput(o))),
+        other => other,
+    }
+}
+
+/// Everything of a response but its output (taken out before: `has_calls` says whether
+/// it held function calls): id, model, creation time, the stop reason of its one choice
+/// (whose message is empty), usage and the response's vendor record.
+pub(super) fn decode_head(
+    mut resp: w::Response,
+    has_calls: bool,
+    ctx: &mut Ctx<'_>,
+) -> model::Response {
     let mut v = Vendor::default();
     let missing = [
         ("id", resp.id.is_none()),
@@ -24,7 +57,6 @@ pub(super) fn decode_response(
         ("tools", resp.tools.is_none()),
     ];
     note_absent(&mut v, &resp.extra, "", &missing);
-    let output = std::mem::take(&mut resp.output);
     let id = resp.id.take();
     let model = resp.model.take();
     let created = resp.created_at.take();
@@ -32,7 +64,6 @@ pub(super) fn decode_response(
     let usage = resp.usage.take();
     let status = resp.status.take();
     let details = resp.incomplete_details.take();
-    let has_calls = output.iter().any(|i| matches!(i, w::Item::FunctionCall(_)));
     let (stop_reason, details_left) = stop_reason(status, details, has_calls);
     let mut map = to_map(&resp);
     map.remove("output");
@@ -45,37 +76,19 @@ pub(super) fn decode_response(
         map.insert("incomplete_details".into(), d);
     }
     v.merge(rest(map));
-
-    let neutral = "/choices/0/message";
-    ctx.map(neutral, "/output");
-    let mut message = Message::new(Role::Assistant, Vec::new());
-    for (i, item) in output.into_iter().enumerate() {
-        let at = format!("/output/{i}");
-        let item = match item {
-            // Only the assistant speaks in an output: anything else is kept whole.
-            w::Item::Message(m) if m.role != w::Role::Assistant => {
-                w::Item::Other(to_map(&w::Item::Message(m)))
-            }
-            w::Item::FunctionCallOutput(o) => {
-                w::Item::Other(to_map(&w::Item::FunctionCallOutput(o)))
-            }
-            other => other,
-        };
-        push_assistant_item(&mut message, neutral, item, &at, ctx);
-    }
-    Ok(model::Response {
+    model::Response {
         id,
         model,
         created,
         choices: vec![Choice {
-            message,
+            message: Message::new(Role::Assistant, Vec::new()),
             stop_reason,
             vendor: Vendor::default(),
         }],
         usage: usage.map(decode_usage),
         vendor: v,
         source: None,
-    })
+    }
 }
 
 /// The stop reason of a response, and its `incomplete_details` when they are not

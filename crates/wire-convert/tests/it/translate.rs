@@ -277,6 +277,9 @@ fn the_sdks_accumulate_translated_streams_as_toolwire_does() {
                 continue;
             };
             let sdk: serde_json::Value = serde_json::from_str(&text).unwrap();
+            // The SDK's refusal is `{"error": "<type>: <message>"}`; a Responses body's own
+            // `error` (`null`, or a failed response's object) is not one.
+            let sdk_error = sdk.get("error").filter(|e| e.is_string());
             let mut decoder = StreamDecoder::new(to, &Options::default()).unwrap();
             let mut parts = decoder.push(&written).unwrap();
             parts.extend(decoder.finish().unwrap());
@@ -285,16 +288,14 @@ fn the_sdks_accumulate_translated_streams_as_toolwire_does() {
             let ours = match acc.finish() {
                 Ok(r) => Ok(r),
                 // Cut short: the SDK returns the message so far as if it were whole.
-                Err(Error::Incomplete { partial, .. }) if sdk.get("error").is_none() => {
-                    Ok(*partial)
-                }
+                Err(Error::Incomplete { partial, .. }) if sdk_error.is_none() => Ok(*partial),
                 Err(e) => Err(e.to_string()),
             };
             compared += 1;
             let allowed = TRANSLATED_SDK_DIFFERENCES
                 .iter()
                 .find(|(k, _, _)| *k == key);
-            match (ours, sdk.get("error")) {
+            match (ours, sdk_error) {
                 (Err(_), Some(_)) => {}
                 (Err(e), None) => {
                     failures.push(format!("{key}: toolwire: {e}; the SDK accumulates"))
