@@ -9,10 +9,8 @@
 //! tool-call fragment is matched to its call by `index` (the latest call when there is
 //! none), and starts a new call only when it names a tool and carries an id other than
 //! the call's: a fresh id on every fragment of one call, a name in a later fragment, one
-//! `index` for two calls all decode to the calls that were meant. A call is complete when
-//! the next call begins or the choice finishes, never because its arguments parse so far
-//! (a fragment for a call that already ended, from a server that interleaves its calls,
-//! is left out with a loss).
+//! `index` for two calls all decode to the calls that were meant. A call is complete at
+//! the choice's finish, never because its arguments parse so far.
 //!
 //! A choice's `Finish` waits for the usage chunk (or the stream's end), so that an encoder
 //! that writes usage with its stop (Anthropic's `message_delta`) has it. Logprobs and the
@@ -142,8 +140,6 @@ struct Call {
     /// Whether any argument text came.
     args: bool,
     meta: PartMeta,
-    /// Its position among the choice's calls (for a synthetic id).
-    ordinal: usize,
 }
 
 /// One choice being read.
@@ -153,12 +149,9 @@ struct ChoiceState {
     reasoning: Option<PartId>,
     text: Option<PartId>,
     refusal: Option<String>,
-    /// The open call (one at most: the next call ends it).
     calls: Vec<Call>,
     /// Calls this choice had, ended or not (for synthetic ids: their position).
     call_count: usize,
-    /// The indexes of the calls that ended (a later fragment for one is left out).
-    ended: Vec<Option<u32>>,
     logprobs: Option<Map<String, Value>>,
     fields: Map<String, Value>,
     hints: Map<String, Value>,
@@ -273,7 +266,7 @@ impl Core {
             });
         }
         for call in d.calls {
-            c.call(call, format, no_id, out, ctx);
+            c.call(call, format, no_id, out);
         }
         if let Some(Value::Object(lp)) = d.logprobs {
             let acc = c.logprobs.get_or_insert_with(Map::new);
@@ -337,14 +330,7 @@ fn end(part: &mut Option<PartId>, out: &mut Parts) {
 }
 
 impl ChoiceState {
-    fn call(
-        &mut self,
-        d: CallDelta,
-        format: Format,
-        no_id: &'static str,
-        out: &mut Parts,
-        ctx: &mut Ctx<'_>,
-    ) {
+    fn call(&mut self, d: CallDelta, format: Format, no_id: &'static str, out: &mut Parts) {
         let found = match d.index {
             Some(i) => self.calls.iter().rposition(|c| c.index == Some(i)),
             None => self.calls.len().checked_sub(1),
@@ -362,29 +348,9 @@ impl ChoiceState {
         });
         let i = match found {
             Some(i) => i,
-            None if d.index.is_some() && d.name.is_none() && self.ended.contains(&d.index) => {
-                // A fragment for a call that ended when the next one began: a server that
-                // interleaves its calls. It cannot be added any more.
-                ctx.dropped(
-                    LossCode::PartUnsupported,
-                    "",
-                    format!(
-                        "a {format} fragment for tool call {} after the next call began: left out",
-                        d.index.unwrap_or_default()
-                    ),
-                );
-                return;
-            }
             None => {
                 end(&mut self.text, out);
                 end(&mut self.reasoning, out);
-                // A new call ends the one before it (its arguments are complete: the
-                // provider moved on), as OpenAI streams them and as a stream of blocks
-                // (Anthropic's) has them, one after the other.
-                for call in std::mem::take(&mut self.calls) {
-                    self.ended.push(call.index);
-                    finish_call(call, self.index, format, no_id, out);
-                }
                 let mut meta = PartMeta::default();
                 match d.kind.as_deref() {
                     Some("function") => {}
@@ -402,12 +368,12 @@ impl ChoiceState {
                     pending: String::new(),
                     args: false,
                     meta,
-                    ordinal: self.call_count,
                 });
                 self.call_count += 1;
                 self.calls.len() - 1
             }
         };
+        let ordinal = self.call_count - (self.calls.len() - i);
         let choice = self.index;
         let call = &mut self.calls[i];
         if call.id.is_none() {
@@ -426,7 +392,7 @@ impl ChoiceState {
                     call.pending.push_str(&a);
                 }
                 if !call.name.is_empty() {
-                    call.start(choice, format, no_id, out);
+                    call.start(choice, ordinal, format, no_id, out);
                 }
             }
             Some(part) => {
@@ -462,10 +428,23 @@ impl ChoiceState {
                 }),
             });
         }
-        for call in std::mem::take(&mut self.calls) {
-            finish_call(call, self.index, format, no_id, out);
+        let open = std::mem::take(&mut self.calls);
+        let first = self.call_count - open.len();
+        for (k, mut call) in open.into_iter().enumerate() {
+            if call.part.is_none() {
+                // Its name never came.
+                call.start(self.index, first + k, format, no_id, out);
+            }
+            if let Some(part) = call.part {
+                if !call.args {
+                    out.push(StreamPart::ToolDelta {
+                        part,
+                        json: "{}".to_owned(),
+                    });
+                }
+                out.push(StreamPart::End { part });
+            }
         }
-        self.ended.clear();
         self.done = true;
         let mut vendor = Vendor::default();
         if let Some(lp) = self.logprobs.take() {
@@ -489,26 +468,17 @@ impl ChoiceState {
     }
 }
 
-/// Ends a call: its start if its name never came, `{}` if no arguments did.
-fn finish_call(mut call: Call, choice: u32, format: Format, no_id: &'static str, out: &mut Parts) {
-    if call.part.is_none() {
-        call.start(choice, format, no_id, out);
-    }
-    if let Some(part) = call.part {
-        if !call.args {
-            out.push(StreamPart::ToolDelta {
-                part,
-                json: "{}".to_owned(),
-            });
-        }
-        out.push(StreamPart::End { part });
-    }
-}
-
 impl Call {
     /// Sends the call's start (its name is known, or will never be) and the argument text
     /// that waited for it.
-    fn start(&mut self, choice: u32, format: Format, no_id: &'static str, out: &mut Parts) {
+    fn start(
+        &mut self,
+        choice: u32,
+        ordinal: usize,
+        format: Format,
+        no_id: &'static str,
+        out: &mut Parts,
+    ) {
         let part = out.id();
         let mut meta = std::mem::take(&mut self.meta);
         let (id, synthetic) = match &self.id {
@@ -516,11 +486,7 @@ impl Call {
             None => {
                 meta.vendor.set_hint(format, no_id, true);
                 (
-                    synthetic_id(
-                        &format!("/choices/{choice}/message"),
-                        self.ordinal,
-                        &self.name,
-                    ),
+                    synthetic_id(&format!("/choices/{choice}/message"), ordinal, &self.name),
                     true,
                 )
             }
