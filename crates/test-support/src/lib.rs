@@ -234,6 +234,16 @@ pub fn schema_errors(validator: &jsonschema::Validator, value: &Value) -> Vec<St
         .collect()
 }
 
+/// The number of cases a property test runs: `PROPTEST_CASES` when it is set (as
+/// proptest's own default reads it), else `default` (a test whose one case is costly
+/// runs fewer than proptest's 256 by default, but still follows the variable).
+pub fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,14 +292,4 @@ mod tests {
         );
         assert!(found.windows(2).all(|w| w[0] <= w[1]));
     }
-}
-
-/// The number of cases a property test runs: `PROPTEST_CASES` when it is set (as
-/// proptest's own default reads it), else `default` (a test whose one case is costly
-/// runs fewer than proptest's 256 by default, but still follows the variable).
-pub fn proptest_cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }

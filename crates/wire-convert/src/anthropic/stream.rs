@@ -444,6 +444,10 @@ pub(crate) struct Encoder {
     /// Parts dropped (reasoning dropped by the options, parts of another choice): their
     /// deltas are dropped with them.
     dropped: Vec<PartId>,
+    /// Reasoning parts begun whose thinking block is not written yet: it opens at the
+    /// first text or signature, so reasoning that brings neither (an OpenAI reasoning
+    /// item without a summary) writes no empty block.
+    pending: Vec<PartId>,
     usage: Option<Usage>,
     finished: bool,
 }
@@ -520,7 +524,30 @@ impl Encoder {
         )
     }
 
+    /// Opens the thinking block of a pending reasoning part (see `pending`).
+    fn open_pending(&mut self, part: PartId, out: &mut Events) -> Result<(), Error> {
+        let Some(i) = self.pending.iter().position(|p| *p == part) else {
+            return Ok(());
+        };
+        self.pending.remove(i);
+        self.open_block(
+            part,
+            Block::Thinking,
+            w::ContentBlock::Thinking(w::ThinkingBlock {
+                thinking: String::new(),
+                signature: Some(String::new()),
+                extra: Default::default(),
+            }),
+            out,
+        )
+    }
+
     fn stop_block(&mut self, part: PartId, out: &mut Events) -> Result<(), Error> {
+        if let Some(i) = self.pending.iter().position(|p| *p == part) {
+            // Reasoning that brought nothing to show: no block.
+            self.pending.remove(i);
+            return Ok(());
+        }
         let Some(i) = self.open.iter().position(|(p, _, _)| *p == part) else {
             return Ok(());
         };
@@ -535,6 +562,7 @@ impl Encoder {
     }
 
     fn close_all(&mut self, out: &mut Events) -> Result<(), Error> {
+        self.pending.clear();
         while let Some((part, _, _)) = self.open.first().copied() {
             self.stop_block(part, out)?;
         }
@@ -727,26 +755,25 @@ impl EventEncoder for Encoder {
                     );
                 }
                 Self::meta_losses(&meta, part, ctx);
-                self.open_block(
+                self.pending.push(part);
+            }
+            StreamPart::ReasoningDelta { part, text } => {
+                if !text.is_empty() {
+                    self.open_pending(part, out)?;
+                }
+                self.delta(
                     part,
-                    Block::Thinking,
-                    w::ContentBlock::Thinking(w::ThinkingBlock {
-                        thinking: String::new(),
-                        signature: Some(String::new()),
+                    w::BlockDelta::Thinking(w::ThinkingDelta {
+                        thinking: text,
                         extra: Default::default(),
                     }),
                     out,
                 )?;
             }
-            StreamPart::ReasoningDelta { part, text } => self.delta(
-                part,
-                w::BlockDelta::Thinking(w::ThinkingDelta {
-                    thinking: text,
-                    extra: Default::default(),
-                }),
-                out,
-            )?,
             StreamPart::SummaryDelta { part, text, .. } => {
+                if !text.is_empty() {
+                    self.open_pending(part, out)?;
+                }
                 if self.kind(part).is_some() {
                     ctx.changed(
                         LossCode::PartAsText,
@@ -768,10 +795,11 @@ impl EventEncoder for Encoder {
                 token,
                 encrypted,
             } => {
-                if self.kind(part).is_none() {
+                if self.kind(part).is_none() && !self.pending.contains(&part) {
                     return Ok(());
                 }
                 if token.format == F && !encrypted {
+                    self.open_pending(part, out)?;
                     self.delta(
                         part,
                         w::BlockDelta::Signature(w::SignatureDelta {
