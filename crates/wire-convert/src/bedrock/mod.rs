@@ -93,6 +93,7 @@ mod encode;
 mod hints;
 mod response;
 mod settings;
+mod stream;
 #[cfg(test)]
 mod tests;
 mod tools;
@@ -127,6 +128,14 @@ impl Codec for Bedrock {
 
     fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Self::Tools {
         tools::encode_tools(tools, ctx)
+    }
+
+    fn stream_decoder() -> Box<dyn crate::stream::EventDecoder> {
+        Box::new(stream::Decoder::default())
+    }
+
+    fn stream_encoder() -> Box<dyn crate::stream::EventEncoder> {
+        Box::new(stream::Encoder::default())
     }
 
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
