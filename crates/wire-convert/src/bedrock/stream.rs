@@ -83,13 +83,40 @@ pub(crate) struct Decoder {
     unknown: Vec<String>,
 }
 
+/// Whether an event name is an error's: an exception (`…Exception`) or an AWS error code
+/// (`InternalFailure`, `AccessDeniedException`: capitalized, where event types are not).
+fn is_error_name(name: &str) -> bool {
+    name.ends_with("Exception") || name.starts_with(|c: char| c.is_ascii_uppercase())
+}
+
+/// Whether an event is `{"messageStart": {}}`.
+fn is_empty_start(data: &str) -> bool {
+    serde_json::from_str::<Map<String, Value>>(data).is_ok_and(|m| {
+        m.len() == 1
+            && m.get("messageStart")
+                .and_then(Value::as_object)
+                .is_some_and(Map::is_empty)
+    })
+}
+
 fn kind_of(map: &Map<String, Value>) -> String {
     map.keys().next().cloned().unwrap_or_else(|| "?".to_owned())
 }
 
 impl EventDecoder for Decoder {
     fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        let event = read::<w::StreamEvent>(event.data)?;
+        let event = match read::<w::StreamEvent>(event.data) {
+            Ok(e) => e,
+            // An empty `messageStart` payload (the framing reads it as `{}`, as botocore
+            // does) starts the assistant's message all the same.
+            Err(_) if is_empty_start(event.data) => {
+                w::StreamEvent::MessageStart(w::MessageStartEvent {
+                    role: w::Role::Assistant,
+                    extra: Default::default(),
+                })
+            }
+            Err(e) => return Err(e),
+        };
         if self.over || (self.stopped && !matches!(event, w::StreamEvent::Metadata(_))) {
             if !self.after_end {
                 self.after_end = true;
@@ -203,6 +230,14 @@ impl EventDecoder for Decoder {
             w::StreamEvent::ThrottlingException(e) => self.exception("throttlingException", e, out),
             w::StreamEvent::ServiceUnavailableException(e) => {
                 self.exception("serviceUnavailableException", e, out);
+            }
+            w::StreamEvent::Other(m) if is_error_name(&kind_of(&m)) => {
+                // An exception this crate does not type, or an `error` message
+                // (`:error-code` names it, `:error-message` is its message).
+                let kind = kind_of(&m);
+                let value = m.get(&kind).cloned().unwrap_or(Value::Null);
+                let e = wire_types::from_value::<w::ExceptionEvent>(&value).unwrap_or_default();
+                self.exception(&kind, e, out);
             }
             other => {
                 let kind = other.key().to_owned();

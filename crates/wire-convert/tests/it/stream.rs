@@ -23,6 +23,42 @@ const KNOWN: &[(&str, &[&str], &str)] = &[
         &["/content/0"],
         "compaction blocks are a beta: the SDK's non-beta Message type does not list them",
     ),
+    (
+        "bedrock/stream/text.chunks.txt",
+        &["/usage"],
+        "`usage.serverToolUsage` (in the real capture) is newer than the botocore 1.44.8 \
+         service model the schema is generated from",
+    ),
+    (
+        "bedrock/stream/reasoning.chunks.txt",
+        &["/usage"],
+        "`usage.serverToolUsage` (in the real capture) is newer than the botocore 1.44.8 \
+         service model the schema is generated from",
+    ),
+    (
+        "bedrock/stream/handmade-cache-details.chunks.txt",
+        &["/usage"],
+        "`usage.serverToolUsage` (in the real capture) is newer than the botocore 1.44.8 \
+         service model the schema is generated from",
+    ),
+    (
+        "bedrock/event-stream/text.eventstream",
+        &["/usage"],
+        "`usage.serverToolUsage` (in the real capture) is newer than the botocore 1.44.8 \
+         service model the schema is generated from",
+    ),
+    (
+        "bedrock/event-stream/reasoning.eventstream",
+        &["/usage"],
+        "`usage.serverToolUsage` (in the real capture) is newer than the botocore 1.44.8 \
+         service model the schema is generated from",
+    ),
+    (
+        "bedrock/event-stream/handmade-cache-details.eventstream",
+        &["/usage"],
+        "`usage.serverToolUsage` (in the real capture) is newer than the botocore 1.44.8 \
+         service model the schema is generated from",
+    ),
 ];
 
 /// The framing of a stream fixture, by its file name: raw SSE, one event payload a line
