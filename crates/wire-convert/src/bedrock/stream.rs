@@ -1110,13 +1110,14 @@ impl Encoder {
         out.push(Some("metadata"), &event)
     }
 
+    /// An exception in place of the next event: open blocks are not stopped (Bedrock
+    /// sends no `contentBlockStop` before one).
     fn exception(
         &mut self,
         e: StreamError,
         out: &mut Events,
         ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
-        self.close_all(out)?;
         self.finished = true;
         let name = match e.code.as_deref() {
             Some(
