@@ -1038,6 +1038,12 @@ mod stream {
             json!({"messageStop": {"stopReason": "tool_use"}}),
         ];
         let (parts, _) = decode(&events);
+        // The call with only an empty fragment ends with the arguments `{}`, in the parts
+        // themselves (a consumer of the parts need not know the rule).
+        assert!(
+            matches!(&parts[2..4], [StreamPart::ToolDelta { json, .. }, StreamPart::End { .. }] if json == "{}"),
+            "{parts:?}"
+        );
         let mut acc = crate::stream::Accumulator::new();
         acc.extend(parts);
         let r = acc.finish().unwrap();
