@@ -1108,6 +1108,74 @@ mod stream {
     }
 
     #[test]
+    fn server_tool_blocks_and_citations_are_kept_and_written_back() {
+        let events = vec![
+            json!({"messageStart": {"role": "assistant"}}),
+            json!({"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse": {"toolUseId": "s1", "name": "web_search", "type": "server_tool_use"}}}}),
+            json!({"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": "{\"q\":\"x\"}"}}}}),
+            json!({"contentBlockStop": {"contentBlockIndex": 0}}),
+            json!({"contentBlockStart": {"contentBlockIndex": 1, "start": {"toolResult": {"toolUseId": "s1", "type": "web_search_result", "status": "success"}}}}),
+            json!({"contentBlockDelta": {"contentBlockIndex": 1, "delta": {"toolResult": [{"text": "found"}]}}}),
+            json!({"contentBlockStop": {"contentBlockIndex": 1}}),
+            json!({"contentBlockDelta": {"contentBlockIndex": 2, "delta": {"text": "It is x."}}}),
+            json!({"contentBlockDelta": {"contentBlockIndex": 2, "delta": {"citation": {"title": "X", "source": "https://x.example", "sourceContent": [{"text": "x"}], "location": {"web": {"url": "https://x.example"}}}}}}),
+            json!({"contentBlockStop": {"contentBlockIndex": 2}}),
+            json!({"messageStop": {"stopReason": "end_turn"}}),
+            json!({"metadata": {"usage": {"inputTokens": 3, "outputTokens": 1, "totalTokens": 4}, "metrics": {"latencyMs": 10}}}),
+        ];
+        let (parts, losses) = decode(&events);
+        assert!(losses.is_empty(), "{losses:?}");
+        let mut acc = crate::stream::Accumulator::new();
+        acc.extend(parts.clone());
+        let r = acc.finish().unwrap();
+        let content = &r.choices[0].message.content;
+        let opaque = |i: usize| match &content[i] {
+            crate::model::Part::Opaque(o) => o.value.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            opaque(0),
+            json!({"toolUse": {"toolUseId": "s1", "name": "web_search", "type": "server_tool_use", "input": {"q": "x"}}})
+        );
+        assert_eq!(
+            opaque(1),
+            json!({"toolResult": {"toolUseId": "s1", "type": "web_search_result", "status": "success", "content": [{"text": "found"}]}})
+        );
+        let crate::model::Part::Text(t) = &content[2] else {
+            panic!("{content:?}")
+        };
+        assert_eq!(t.text, "It is x.");
+        assert_eq!(
+            t.meta.vendor.fields.get("citations"),
+            Some(&json!([
+                events[8]["contentBlockDelta"]["delta"]["citation"]
+            ]))
+        );
+        // As a whole response: the cited text is the `citationsContent` block the
+        // non-streamed response has, and the body is valid.
+        let body = crate::encode_response_value(r, Format::Bedrock, &Options::default())
+            .unwrap()
+            .value;
+        assert_eq!(
+            body["output"]["message"]["content"][2],
+            json!({"citationsContent": {
+                "content": [{"text": "It is x."}],
+                "citations": [events[8]["contentBlockDelta"]["delta"]["citation"]],
+            }})
+        );
+        let schema =
+            test_support::conformance("bedrock.response").expect("bedrock.response schema");
+        assert_eq!(
+            test_support::schema_errors(schema, &body),
+            Vec::<String>::new()
+        );
+        // Written back: the same events.
+        let (written, losses) = encode(parts);
+        assert_eq!(written, events);
+        assert!(losses.is_empty(), "{losses:?}");
+    }
+
+    #[test]
     fn the_encoder_passes_fragments_through_and_writes_metadata_after_message_stop() {
         use crate::model::{StopKind, StopReason, Usage};
         use crate::stream::{PartId, StreamStart};
