@@ -61,6 +61,9 @@ impl Open {
     }
 }
 
+/// How many unknown event and delta kinds a decoder names in its losses.
+const MAX_UNKNOWN: usize = 16;
+
 /// The ConverseStream decoder.
 #[derive(Debug, Default)]
 pub(crate) struct Decoder {
@@ -285,7 +288,8 @@ impl Decoder {
     }
 
     fn unknown(&mut self, detail: String, kind: String, ctx: &mut Ctx<'_>) {
-        if !self.unknown.contains(&kind) {
+        // A few kinds are named; a stream of ever new ones grows no list.
+        if self.unknown.len() < MAX_UNKNOWN && !self.unknown.contains(&kind) {
             ctx.dropped(LossCode::PartUnsupported, "", detail);
             self.unknown.push(kind);
         }
@@ -366,8 +370,8 @@ impl Decoder {
                 matches!(o, Open::Reasoning(_))
             }
         };
-        match self.open.iter().position(|(i, _)| *i == index) {
-            Some(i) if fits(&self.open[i].1) => {}
+        let i = match self.open.iter().position(|(i, _)| *i == index) {
+            Some(i) if fits(&self.open[i].1) => i,
             other => {
                 if let Some(i) = other {
                     let (_, open) = self.open.remove(i);
@@ -395,14 +399,9 @@ impl Decoder {
                     Open::Reasoning(part)
                 };
                 self.open.push((index, open));
+                self.open.len() - 1
             }
-        }
-        // Found or just pushed: never absent.
-        let i = self
-            .open
-            .iter()
-            .position(|(i, _)| *i == index)
-            .unwrap_or(self.open.len() - 1);
+        };
         &mut self.open[i].1
     }
 
