@@ -747,7 +747,7 @@ fn media_block(
     Some((format, source, fields, m.meta))
 }
 
-fn encode_image(m: Media, pat: &str, ctx: &mut Ctx<'_>) -> Option<w::ImageBlock> {
+pub(super) fn encode_image(m: Media, pat: &str, ctx: &mut Ctx<'_>) -> Option<w::ImageBlock> {
     let (format, source, mut fields, meta) = media_block(m, &IMAGE, pat, ctx)?;
     let error = fields.shift_remove("error");
     Some(w::ImageBlock {

@@ -946,6 +946,37 @@ impl Encoder {
                 }
                 self.stop_block(part, out)
             }
+            Part::Image(m) => {
+                // A generated image: its format at the start, its bytes in one delta.
+                let Some(image) = super::encode::encode_image(m, &at(part), ctx) else {
+                    return Ok(());
+                };
+                ctx.report_unwritten_fields(&Vendor::from_extra(F, &image.extra, &[]), &at(part));
+                self.open.push(OpenBlock {
+                    part,
+                    index: None,
+                    kind: Block::Text,
+                    input: false,
+                });
+                self.start_block(
+                    part,
+                    w::ContentBlockStart::Image(w::ImageStart {
+                        format: image.format,
+                        extra: no_extra(),
+                    }),
+                    out,
+                )?;
+                self.delta(
+                    part,
+                    w::ContentBlockDelta::Image(w::ImageDelta {
+                        source: Some(image.source),
+                        error: image.error,
+                        extra: no_extra(),
+                    }),
+                    out,
+                )?;
+                self.stop_block(part, out)
+            }
             Part::Opaque(o) if o.format == F => self.opaque(part, o.value, out, ctx),
             other => {
                 let what = match &other {

@@ -1176,6 +1176,35 @@ mod stream {
     }
 
     #[test]
+    fn a_generated_image_is_read_whole_and_written_back() {
+        let events = vec![
+            json!({"messageStart": {"role": "assistant"}}),
+            json!({"contentBlockStart": {"contentBlockIndex": 0, "start": {"image": {"format": "png"}}}}),
+            json!({"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"image": {"source": {"bytes": "iVBORw0KGgo="}}}}}),
+            json!({"contentBlockStop": {"contentBlockIndex": 0}}),
+            json!({"messageStop": {"stopReason": "end_turn"}}),
+            json!({"metadata": {"usage": {"inputTokens": 3, "outputTokens": 1, "totalTokens": 4}, "metrics": {"latencyMs": 10}}}),
+        ];
+        let (parts, losses) = decode(&events);
+        assert!(losses.is_empty(), "{losses:?}");
+        let image = parts.iter().find_map(|p| match p {
+            StreamPart::Whole {
+                content: crate::model::Part::Image(m),
+                ..
+            } => Some(m),
+            _ => None,
+        });
+        assert_eq!(
+            image.and_then(|m| m.media_type.as_deref()),
+            Some("image/png"),
+            "{parts:?}"
+        );
+        let (written, losses) = encode(parts);
+        assert_eq!(written, events);
+        assert!(losses.is_empty(), "{losses:?}");
+    }
+
+    #[test]
     fn the_encoder_passes_fragments_through_and_writes_metadata_after_message_stop() {
         use crate::model::{StopKind, StopReason, Usage};
         use crate::stream::{PartId, StreamStart};
