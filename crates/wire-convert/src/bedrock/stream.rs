@@ -603,6 +603,8 @@ enum Block {
     Text,
     Reasoning,
     Tool,
+    /// A block written whole (a generated image, a server tool's call or result).
+    Whole,
 }
 
 /// An open block: its part, its `contentBlockIndex` once an event gave it one, its kind,
@@ -955,7 +957,7 @@ impl Encoder {
                 self.open.push(OpenBlock {
                     part,
                     index: None,
-                    kind: Block::Text,
+                    kind: Block::Whole,
                     input: false,
                 });
                 self.start_block(
@@ -1071,7 +1073,7 @@ impl Encoder {
         self.open.push(OpenBlock {
             part,
             index: None,
-            kind: Block::Text,
+            kind: Block::Whole,
             input: false,
         });
         self.start_block(part, start, out)?;
@@ -1244,8 +1246,8 @@ impl EventEncoder for Encoder {
                 }
                 match self.block(part).map(|b| b.kind) {
                     Some(Block::Reasoning) => self.reasoning_text(part, text, out)?,
-                    Some(_) => self.delta(part, w::ContentBlockDelta::Text(text), out)?,
-                    None => {}
+                    Some(Block::Text) => self.delta(part, w::ContentBlockDelta::Text(text), out)?,
+                    _ => {}
                 }
             }
             StreamPart::ReasoningStart {
