@@ -721,13 +721,23 @@ impl Encoder {
         )
     }
 
+    /// A call's start; this format's own fields of the call go back into it.
     fn open_tool(
         &mut self,
         part: PartId,
         id: String,
         name: String,
+        meta: &PartMeta,
         out: &mut Events,
+        ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
+        // The vendor fields go into the start (another format's reported there).
+        let rest = PartMeta {
+            vendor: Vendor::default(),
+            ..meta.clone()
+        };
+        Self::meta_losses(&rest, part, &[], ctx);
+        let extra = ctx.extra(&meta.vendor, w::ToolUseStart::FIELDS, &at(part));
         self.calls = true;
         self.open.push(OpenBlock {
             part,
@@ -740,7 +750,8 @@ impl Encoder {
             w::ContentBlockStart::ToolUse(w::ToolUseStart {
                 tool_use_id: id,
                 name,
-                ..Default::default()
+                kind: None,
+                extra,
             }),
             out,
         )
@@ -925,8 +936,7 @@ impl Encoder {
                 self.stop_block(part, out)
             }
             Part::ToolCall(c) => {
-                Self::meta_losses(&c.meta, part, &[], ctx);
-                self.open_tool(part, c.id, c.name, out)?;
+                self.open_tool(part, c.id, c.name, &c.meta, out, ctx)?;
                 self.tool_input(part, c.arguments.text(), out)?;
                 self.stop_block(part, out)
             }
@@ -1324,8 +1334,7 @@ impl EventEncoder for Encoder {
                 if !self.choice_ok(part, choice, ctx) {
                     return Ok(());
                 }
-                Self::meta_losses(&meta, part, &[], ctx);
-                self.open_tool(part, id, name, out)?;
+                self.open_tool(part, id, name, &meta, out, ctx)?;
             }
             StreamPart::ToolDelta { part, json } => {
                 if self.block(part).map(|b| b.kind) == Some(Block::Tool) {
