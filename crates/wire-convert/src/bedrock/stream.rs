@@ -168,13 +168,16 @@ impl EventDecoder for Decoder {
                 }
             }
             w::StreamEvent::ContentBlockStart(s) => {
+                self.extra("contentBlockStart", &s.extra, ctx);
                 self.start(s.content_block_index, s.start, out, ctx);
             }
             w::StreamEvent::ContentBlockDelta(d) => {
+                self.extra("contentBlockDelta", &d.extra, ctx);
                 self.delta(d.content_block_index, d.delta, out, ctx);
             }
             w::StreamEvent::ContentBlockStop(s) => {
-                self.close_index(s.content_block_index, out, ctx)
+                self.extra("contentBlockStop", &s.extra, ctx);
+                self.close_index(s.content_block_index, out, ctx);
             }
             w::StreamEvent::MessageStop(m) => {
                 self.close_all(out, ctx);
@@ -292,6 +295,18 @@ impl Decoder {
         if self.unknown.len() < MAX_UNKNOWN && !self.unknown.contains(&kind) {
             ctx.dropped(LossCode::PartUnsupported, "", detail);
             self.unknown.push(kind);
+        }
+    }
+
+    /// Reports the unknown fields of a block event (they have no neutral place: a block's
+    /// events are not parts), once per event type.
+    fn extra(&mut self, event: &str, extra: &wire_types::Extra, ctx: &mut Ctx<'_>) {
+        if let Some(key) = extra.fields().keys().next() {
+            self.unknown(
+                format!("fields of bedrock `{event}` events (`{key}`) have no neutral place"),
+                format!("{event}."),
+                ctx,
+            );
         }
     }
 
@@ -1093,8 +1108,8 @@ impl Encoder {
         self.stop_block(part, out)
     }
 
-    /// Response-level data: `additionalModelResponseFields` for `messageStop`, the rest
-    /// of what `metadata` carries for it, anything else a loss.
+    /// Response-level data: `additionalModelResponseFields` for `messageStop` (a loss
+    /// after it), everything else for `metadata`.
     fn response_meta(&mut self, v: Vendor, ctx: &mut Ctx<'_>) {
         if v.format != Some(F) {
             ctx.report_foreign_fields(&v, "");
@@ -1105,19 +1120,17 @@ impl Encoder {
                 "additionalModelResponseFields" if !self.stopped => {
                     self.response_fields = Some(value.clone());
                 }
-                "metrics" | "trace" | "performanceConfig" | "serviceTier" if !self.finished => {
-                    self.metadata.insert(key.clone(), value.clone());
-                }
-                _ => {
-                    let mut path = String::new();
-                    wire_types::push_token(&mut path, key);
+                "additionalModelResponseFields" => {
                     ctx.dropped(
                         LossCode::FieldUnsupported,
-                        path,
-                        format!(
-                            "bedrock field `{key}` has no place in a bedrock stream where it came"
-                        ),
+                        "/additionalModelResponseFields",
+                        "bedrock `additionalModelResponseFields` after `messageStop` has no place",
                     );
+                }
+                // `metadata` carries the rest: `metrics`, `trace`, … and, as they came,
+                // the fields this crate does not know.
+                _ => {
+                    self.metadata.insert(key.clone(), value.clone());
                 }
             }
         }

@@ -1184,6 +1184,31 @@ mod stream {
     }
 
     #[test]
+    fn unknown_fields_are_kept_where_they_have_a_place_and_reported_once_where_not() {
+        let mut events = text_stream();
+        events[0]["messageStart"]["new"] = json!(1);
+        events[3]["messageStop"]["why"] = json!("x");
+        events[4]["metadata"]["region"] = json!("eu");
+        let (parts, losses) = decode(&events);
+        assert!(losses.is_empty(), "{losses:?}");
+        let (written, losses) = encode(parts);
+        assert_eq!(written, events);
+        assert!(losses.is_empty(), "{losses:?}");
+        // A block event's own fields have no part to go with: one loss for all of them.
+        let mut events = text_stream();
+        let delta = events[1].clone();
+        events.insert(2, delta);
+        events[1]["contentBlockDelta"]["p"] = json!("abc");
+        events[2]["contentBlockDelta"]["p"] = json!("abcd");
+        let (_, losses) = decode(&events);
+        assert_eq!(losses.len(), 1, "{losses:?}");
+        assert!(
+            losses[0].detail.contains("`contentBlockDelta`"),
+            "{losses:?}"
+        );
+    }
+
+    #[test]
     fn a_generated_image_is_read_whole_and_written_back() {
         let events = vec![
             json!({"messageStart": {"role": "assistant"}}),
