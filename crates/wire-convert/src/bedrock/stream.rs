@@ -11,10 +11,13 @@
 //! finish sees the usage first, or at the end of the stream when `metadata` never came. A
 //! stream without `messageStop` is incomplete.
 //!
-//! Blocks kept whole by the whole-body decoder (a server tool's call or result, a
+//! Blocks that come whole in a non-streamed body (a server tool's call or result, a
 //! generated image, an unknown start) are rebuilt from their start and deltas and decoded
-//! by the same code at their stop, so the accumulated response is the one the
-//! non-streamed body gives.
+//! by the whole-body code at their stop, so the accumulated response is the one the
+//! non-streamed body gives. Citation deltas stay on their text part (a `citations`
+//! field, sent at the block's stop), which a whole response writes as `citationsContent`.
+//! Unknown fields of `messageStart`, `messageStop` and `metadata` are kept (start,
+//! finish and response vendor data) and written back where they came from.
 
 use super::decode::decode_blocks;
 use super::response::{decode_usage, stop_reason};
