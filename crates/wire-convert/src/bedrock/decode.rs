@@ -28,6 +28,11 @@ pub(super) struct Dp {
 }
 
 impl Dp {
+    /// The part (for a stream, where no source map is kept).
+    pub(super) fn into_part(self) -> Part {
+        self.part
+    }
+
     /// A part decoded from the block at `src`.
     fn new(part: Part, src: String) -> Dp {
         Dp {

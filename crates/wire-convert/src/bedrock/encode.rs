@@ -349,9 +349,21 @@ fn encode_part(
 ) {
     report_signature(&p, pat, ctx);
     match p {
-        Part::Text(t) => {
+        Part::Text(mut t) => {
+            // Cited text read from a stream keeps its citation deltas on the part: written
+            // as the block a non-streamed response has for it.
+            let citations = match t.meta.vendor.format {
+                Some(F) => t.meta.vendor.fields.shift_remove("citations"),
+                _ => None,
+            };
             if let Some(text) = text_of(t, pat, ctx) {
-                out.push(w::ContentBlock::Text(text));
+                out.push(match citations {
+                    Some(citations) => w::ContentBlock::CitationsContent(serde_json::json!({
+                        "content": [{"text": text}],
+                        "citations": citations,
+                    })),
+                    None => w::ContentBlock::Text(text),
+                });
             }
         }
         Part::Refusal(t) => {
@@ -735,7 +747,7 @@ fn media_block(
     Some((format, source, fields, m.meta))
 }
 
-fn encode_image(m: Media, pat: &str, ctx: &mut Ctx<'_>) -> Option<w::ImageBlock> {
+pub(super) fn encode_image(m: Media, pat: &str, ctx: &mut Ctx<'_>) -> Option<w::ImageBlock> {
     let (format, source, mut fields, meta) = media_block(m, &IMAGE, pat, ctx)?;
     let error = fields.shift_remove("error");
     Some(w::ImageBlock {

@@ -75,6 +75,14 @@
 //!   nothing (zero cache counts, unknown zero counts, an empty `serverToolUsage`) are
 //!   hints, not neutral counts or vendor fields: another format neither gets nor loses
 //!   them.
+//! * **Streams** (`stream.rs`): ConverseStream events in their `{"<eventType>": payload}`
+//!   form. Text and reasoning blocks begin with their first delta (they get no
+//!   `contentBlockStart`), calls with `contentBlockStart`; the usage in `metadata` comes
+//!   after `messageStop`, so the finish is sent once both came (or at the end: a stream
+//!   is incomplete only without `messageStop`); exceptions are provider errors named by
+//!   their event. Citation deltas are kept on their text part (`citations`), written back
+//!   as citation deltas, and as a `citationsContent` block in a whole response. The
+//!   encoder writes `metadata` after `messageStop`, as soon as the usage is known.
 //! * The model id is `modelId`, as the SDK input form (and the fixtures) carry it; on the
 //!   REST wire it is in the URL path.
 //!
@@ -93,6 +101,7 @@ mod encode;
 mod hints;
 mod response;
 mod settings;
+mod stream;
 #[cfg(test)]
 mod tests;
 mod tools;
@@ -127,6 +136,14 @@ impl Codec for Bedrock {
 
     fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Self::Tools {
         tools::encode_tools(tools, ctx)
+    }
+
+    fn stream_decoder() -> Box<dyn crate::stream::EventDecoder> {
+        Box::new(stream::Decoder::default())
+    }
+
+    fn stream_encoder() -> Box<dyn crate::stream::EventEncoder> {
+        Box::new(stream::Encoder::default())
     }
 
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {

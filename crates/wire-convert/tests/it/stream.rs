@@ -89,6 +89,42 @@ const KNOWN: &[(&str, &[&str], &str)] = &[
         &["/usage"],
         NO_CACHE_WRITE_TOKENS,
     ),
+    (
+        "bedrock/stream/text.chunks.txt",
+        &["/usage"],
+        "`usage.serverToolUsage` (in the real capture) is newer than the botocore 1.44.8 \
+         service model the schema is generated from",
+    ),
+    (
+        "bedrock/stream/reasoning.chunks.txt",
+        &["/usage"],
+        "`usage.serverToolUsage` (in the real capture) is newer than the botocore 1.44.8 \
+         service model the schema is generated from",
+    ),
+    (
+        "bedrock/stream/handmade-cache-details.chunks.txt",
+        &["/usage"],
+        "`usage.serverToolUsage` (in the real capture) is newer than the botocore 1.44.8 \
+         service model the schema is generated from",
+    ),
+    (
+        "bedrock/event-stream/text.eventstream",
+        &["/usage"],
+        "`usage.serverToolUsage` (in the real capture) is newer than the botocore 1.44.8 \
+         service model the schema is generated from",
+    ),
+    (
+        "bedrock/event-stream/reasoning.eventstream",
+        &["/usage"],
+        "`usage.serverToolUsage` (in the real capture) is newer than the botocore 1.44.8 \
+         service model the schema is generated from",
+    ),
+    (
+        "bedrock/event-stream/handmade-cache-details.eventstream",
+        &["/usage"],
+        "`usage.serverToolUsage` (in the real capture) is newer than the botocore 1.44.8 \
+         service model the schema is generated from",
+    ),
 ];
 
 /// Why a Responses capture's usage fails the SDK schema.

@@ -1,0 +1,1441 @@
+//! The ConverseStream stream: `messageStart`, then per block an optional
+//! `contentBlockStart` (tool use, server tool result, image), its `contentBlockDelta`s and
+//! `contentBlockStop`, then `messageStop` (stop reason) and `metadata` (usage, metrics,
+//! trace); an exception may come instead of any event. The decoder always reads the
+//! `{"<eventType>": payload}` form (the framing turns AWS event-stream messages into it).
+//!
+//! Text and reasoning blocks get no `contentBlockStart`: a block begins with the first
+//! delta for its `contentBlockIndex`, and an index used again after its stop is a new
+//! block. Bedrock sends usage in `metadata` after `messageStop` (a capture has the two the
+//! other way round): the finish is sent once both came, so that an encoder writing the
+//! finish sees the usage first, or at the end of the stream when `metadata` never came. A
+//! stream without `messageStop` is incomplete.
+//!
+//! Blocks that come whole in a non-streamed body (a server tool's call or result, a
+//! generated image, an unknown start) are rebuilt from their start and deltas and decoded
+//! by the whole-body code at their stop, so the accumulated response is the one the
+//! non-streamed body gives. Citation deltas stay on their text part (a `citations`
+//! field, sent at the block's stop), which a whole response writes as `citationsContent`.
+//! Unknown fields of `messageStart`, `messageStop` and `metadata` are kept (start,
+//! finish and response vendor data) and written back where they came from.
+
+use super::decode::decode_blocks;
+use super::response::{decode_usage, stop_reason};
+use super::{F, hints};
+use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
+use crate::stream::{
+    Event, EventDecoder, PartId, Parts, StreamError, StreamErrorKind, StreamPart, StreamStart,
+    incomplete, read,
+};
+use crate::{Ctx, Error, LossCode};
+use serde_json::{Map, Value};
+use wire_types::bedrock as w;
+
+/// What an open block is, by its `contentBlockIndex`.
+#[derive(Debug)]
+enum Open {
+    Text {
+        part: PartId,
+        /// Citations so far (sent at the stop, as the part's `citations` field).
+        citations: Vec<Value>,
+        /// Whether the text so far is whitespace only (Converse rejects blank text from
+        /// another format, so the part says so, as the whole-body decoder does).
+        blank: bool,
+    },
+    Reasoning(PartId),
+    Tool {
+        part: PartId,
+        /// Whether an input fragment came (without one, the input is `{}`).
+        deltas: bool,
+    },
+    /// A block kept whole, rebuilt from its start and deltas: `{key: value}`.
+    Whole {
+        part: PartId,
+        key: String,
+        value: Map<String, Value>,
+        /// A server tool call's input text so far.
+        input: String,
+    },
+}
+
+impl Open {
+    fn is_text(&self) -> bool {
+        matches!(self, Open::Text { .. })
+    }
+}
+
+/// How many unknown event and delta kinds a decoder names in its losses.
+const MAX_UNKNOWN: usize = 16;
+
+/// The ConverseStream decoder.
+#[derive(Debug, Default)]
+pub(crate) struct Decoder {
+    open: Vec<(u32, Open)>,
+    /// `messageStop` came.
+    stopped: bool,
+    /// `metadata` came.
+    metadata: bool,
+    /// The finish (its stop reason, the vendor data of `messageStop`), held from
+    /// `messageStop` until `metadata` (or the end) comes.
+    pending: Option<(Option<StopReason>, Vendor)>,
+    /// The finish was sent, or an exception came: what follows is not part of the
+    /// message.
+    over: bool,
+    /// An exception came.
+    failed: bool,
+    /// Events came after the end (reported once).
+    after_end: bool,
+    /// Event and delta kinds reported as unknown (each once).
+    unknown: Vec<String>,
+}
+
+/// Whether an event name is an error's: an exception (`…Exception`) or an AWS error code
+/// (`InternalFailure`, `AccessDeniedException`: capitalized, where event types are not).
+fn is_error_name(name: &str) -> bool {
+    name.ends_with("Exception") || name.starts_with(|c: char| c.is_ascii_uppercase())
+}
+
+/// Whether an event is `{"messageStart": {}}`.
+fn is_empty_start(data: &str) -> bool {
+    serde_json::from_str::<Map<String, Value>>(data).is_ok_and(|m| {
+        m.len() == 1
+            && m.get("messageStart")
+                .and_then(Value::as_object)
+                .is_some_and(Map::is_empty)
+    })
+}
+
+fn kind_of(map: &Map<String, Value>) -> String {
+    map.keys().next().cloned().unwrap_or_else(|| "?".to_owned())
+}
+
+impl EventDecoder for Decoder {
+    fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        let event = match read::<w::StreamEvent>(event.data) {
+            Ok(e) => e,
+            // An empty `messageStart` payload (the framing reads it as `{}`, as botocore
+            // does) starts the assistant's message all the same.
+            Err(_) if is_empty_start(event.data) => {
+                w::StreamEvent::MessageStart(w::MessageStartEvent {
+                    role: w::Role::Assistant,
+                    extra: Default::default(),
+                })
+            }
+            Err(e) => return Err(e),
+        };
+        if self.over || (self.stopped && !matches!(event, w::StreamEvent::Metadata(_))) {
+            if !self.after_end {
+                self.after_end = true;
+                ctx.dropped(
+                    LossCode::PartUnsupported,
+                    "",
+                    format!(
+                        "a bedrock `{}` event after the message ended is not part of it: left out",
+                        event.key()
+                    ),
+                );
+            }
+            return Ok(());
+        }
+        if !out.started() && !matches!(event, w::StreamEvent::MessageStart(_)) {
+            // A stream that begins without `messageStart` (a capture starts with a block).
+            out.start(StreamStart {
+                format: Some(F),
+                ..Default::default()
+            });
+        }
+        match event {
+            w::StreamEvent::MessageStart(s) => {
+                if s.role != w::Role::Assistant {
+                    ctx.dropped(
+                        LossCode::FieldUnsupported,
+                        "/role",
+                        format!(
+                            "a bedrock stream message of role `{}` is read as the assistant's",
+                            s.role.as_str()
+                        ),
+                    );
+                }
+                let vendor = Vendor::from_extra(F, &s.extra, &[]);
+                if out.started() {
+                    // A second `messageStart`: only what it adds.
+                    if !vendor.is_empty() {
+                        out.push(StreamPart::ResponseMeta(vendor));
+                    }
+                } else {
+                    out.start(StreamStart {
+                        format: Some(F),
+                        vendor,
+                        ..Default::default()
+                    });
+                }
+            }
+            w::StreamEvent::ContentBlockStart(s) => {
+                self.extra("contentBlockStart", &s.extra, ctx);
+                self.start(s.content_block_index, s.start, out, ctx);
+            }
+            w::StreamEvent::ContentBlockDelta(d) => {
+                self.extra("contentBlockDelta", &d.extra, ctx);
+                self.delta(d.content_block_index, d.delta, out, ctx);
+            }
+            w::StreamEvent::ContentBlockStop(s) => {
+                self.extra("contentBlockStop", &s.extra, ctx);
+                self.close_index(s.content_block_index, out, ctx);
+            }
+            w::StreamEvent::MessageStop(m) => {
+                self.close_all(out, ctx);
+                let mut vendor = Vendor::default();
+                vendor.keep(
+                    F,
+                    "additionalModelResponseFields",
+                    &m.additional_model_response_fields,
+                );
+                if !vendor.is_empty() {
+                    out.push(StreamPart::ResponseMeta(vendor));
+                }
+                self.stopped = true;
+                let stop = Some(stop_reason(&m.stop_reason));
+                // The event's own unknown fields stay with the finish.
+                let vendor = Vendor::from_extra(F, &m.extra, &[]);
+                if self.metadata {
+                    self.finish(stop, vendor, out);
+                } else {
+                    self.pending = Some((stop, vendor));
+                }
+            }
+            w::StreamEvent::Metadata(m) => {
+                if self.metadata {
+                    ctx.dropped(
+                        LossCode::PartUnsupported,
+                        "",
+                        "a second bedrock `metadata` event: left out",
+                    );
+                    return Ok(());
+                }
+                self.metadata = true;
+                let m = *m;
+                if let Some(u) = m.usage {
+                    out.push(StreamPart::Usage(decode_usage(u)));
+                }
+                let mut vendor = Vendor::from_extra(F, &m.extra, &[]);
+                vendor.keep(F, "metrics", &m.metrics);
+                vendor.keep(F, "trace", &m.trace);
+                vendor.keep(F, "performanceConfig", &m.performance_config);
+                vendor.keep(F, "serviceTier", &m.service_tier);
+                if !vendor.is_empty() {
+                    out.push(StreamPart::ResponseMeta(vendor));
+                }
+                if let Some((stop, vendor)) = self.pending.take() {
+                    self.finish(stop, vendor, out);
+                }
+            }
+            w::StreamEvent::InternalServerException(e) => {
+                self.exception("internalServerException", e, out)
+            }
+            w::StreamEvent::ModelStreamErrorException(e) => {
+                self.exception("modelStreamErrorException", e, out);
+            }
+            w::StreamEvent::ValidationException(e) => self.exception("validationException", e, out),
+            w::StreamEvent::ThrottlingException(e) => self.exception("throttlingException", e, out),
+            w::StreamEvent::ServiceUnavailableException(e) => {
+                self.exception("serviceUnavailableException", e, out);
+            }
+            w::StreamEvent::Other(m) if is_error_name(&kind_of(&m)) => {
+                // An exception this crate does not type, or an `error` message
+                // (`:error-code` names it, `:error-message` is its message).
+                let kind = kind_of(&m);
+                let value = m.get(&kind).cloned().unwrap_or(Value::Null);
+                let e = wire_types::from_value::<w::ExceptionEvent>(&value).unwrap_or_default();
+                self.exception(&kind, e, out);
+            }
+            other => {
+                let kind = other.key().to_owned();
+                self.unknown(
+                    format!("a bedrock stream event `{kind}` has no neutral part"),
+                    kind,
+                    ctx,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.close_all(out, ctx);
+        if let Some((stop, vendor)) = self.pending.take() {
+            // `messageStop` came and `metadata` did not: a finish all the same.
+            self.finish(stop, vendor, out);
+        } else if !self.stopped && !self.failed {
+            out.push(incomplete(F));
+        }
+        Ok(())
+    }
+}
+
+impl Decoder {
+    fn finish(&mut self, stop_reason: Option<StopReason>, vendor: Vendor, out: &mut Parts) {
+        self.over = true;
+        out.push(StreamPart::Finish {
+            choice: 0,
+            stop_reason,
+            vendor,
+        });
+    }
+
+    fn exception(&mut self, code: &str, e: w::ExceptionEvent, out: &mut Parts) {
+        self.over = true;
+        self.failed = true;
+        out.push(StreamPart::Error(StreamError {
+            kind: StreamErrorKind::Provider,
+            code: Some(code.to_owned()),
+            message: e.message.clone().unwrap_or_default(),
+            value: Some(wire_types::to_value(&e)),
+        }));
+    }
+
+    fn unknown(&mut self, detail: String, kind: String, ctx: &mut Ctx<'_>) {
+        // A few kinds are named; a stream of ever new ones grows no list.
+        if self.unknown.len() < MAX_UNKNOWN && !self.unknown.contains(&kind) {
+            ctx.dropped(LossCode::PartUnsupported, "", detail);
+            self.unknown.push(kind);
+        }
+    }
+
+    /// Reports the unknown fields of a block event (they have no neutral place: a block's
+    /// events are not parts), once per event type.
+    fn extra(&mut self, event: &str, extra: &wire_types::Extra, ctx: &mut Ctx<'_>) {
+        if let Some(key) = extra.fields().keys().next() {
+            self.unknown(
+                format!("fields of bedrock `{event}` events (`{key}`) have no neutral place"),
+                format!("{event}."),
+                ctx,
+            );
+        }
+    }
+
+    /// Closes the block open at `index`, if any.
+    fn close_index(&mut self, index: u32, out: &mut Parts, ctx: &mut Ctx<'_>) {
+        if let Some(i) = self.open.iter().position(|(i, _)| *i == index) {
+            let (_, open) = self.open.remove(i);
+            close(open, out, ctx);
+        }
+    }
+
+    fn close_all(&mut self, out: &mut Parts, ctx: &mut Ctx<'_>) {
+        for (_, open) in std::mem::take(&mut self.open) {
+            close(open, out, ctx);
+        }
+    }
+
+    fn start(
+        &mut self,
+        index: u32,
+        start: w::ContentBlockStart,
+        out: &mut Parts,
+        ctx: &mut Ctx<'_>,
+    ) {
+        // A start on an index still open: the block before it ended without its stop.
+        self.close_index(index, out, ctx);
+        let part = out.id();
+        let open = match start {
+            w::ContentBlockStart::ToolUse(t) if t.kind.is_none() => {
+                out.push(StreamPart::ToolStart {
+                    part,
+                    choice: 0,
+                    id: t.tool_use_id,
+                    synthetic_id: false,
+                    name: t.name,
+                    meta: PartMeta::from_extra(F, &t.extra),
+                });
+                Open::Tool {
+                    part,
+                    deltas: false,
+                }
+            }
+            other => {
+                let key = other.key().to_owned();
+                let value = match wire_types::to_value(&other) {
+                    Value::Object(mut m) => match m.remove(&key) {
+                        Some(Value::Object(v)) => v,
+                        _ => Map::new(),
+                    },
+                    _ => Map::new(),
+                };
+                Open::Whole {
+                    part,
+                    key,
+                    value,
+                    input: String::new(),
+                }
+            }
+        };
+        self.open.push((index, open));
+    }
+
+    /// The open block at `index`, opened as text or reasoning (`text`) when none is, or
+    /// when the one open is of another kind (a block that ended without its stop).
+    fn open_stream(
+        &mut self,
+        index: u32,
+        text: bool,
+        out: &mut Parts,
+        ctx: &mut Ctx<'_>,
+    ) -> &mut Open {
+        let fits = |o: &Open| {
+            if text {
+                o.is_text()
+            } else {
+                matches!(o, Open::Reasoning(_))
+            }
+        };
+        let i = match self.open.iter().position(|(i, _)| *i == index) {
+            Some(i) if fits(&self.open[i].1) => i,
+            other => {
+                if let Some(i) = other {
+                    let (_, open) = self.open.remove(i);
+                    close(open, out, ctx);
+                }
+                let part = out.id();
+                let open = if text {
+                    out.push(StreamPart::TextStart {
+                        part,
+                        choice: 0,
+                        meta: PartMeta::default(),
+                    });
+                    Open::Text {
+                        part,
+                        citations: Vec::new(),
+                        blank: true,
+                    }
+                } else {
+                    out.push(StreamPart::ReasoningStart {
+                        part,
+                        choice: 0,
+                        id: None,
+                        meta: PartMeta::default(),
+                    });
+                    Open::Reasoning(part)
+                };
+                self.open.push((index, open));
+                self.open.len() - 1
+            }
+        };
+        &mut self.open[i].1
+    }
+
+    fn delta(
+        &mut self,
+        index: u32,
+        delta: w::ContentBlockDelta,
+        out: &mut Parts,
+        ctx: &mut Ctx<'_>,
+    ) {
+        match delta {
+            w::ContentBlockDelta::Text(text) => {
+                if let Open::Text { part, blank, .. } = self.open_stream(index, true, out, ctx) {
+                    *blank = *blank && text.trim().is_empty();
+                    let part = *part;
+                    out.push(StreamPart::TextDelta { part, text });
+                }
+            }
+            w::ContentBlockDelta::Citation(c) => {
+                if let Open::Text { citations, .. } = self.open_stream(index, true, out, ctx) {
+                    citations.push(wire_types::to_value(&c));
+                }
+            }
+            w::ContentBlockDelta::ReasoningContent(r) => {
+                let Open::Reasoning(part) = *self.open_stream(index, false, out, ctx) else {
+                    return;
+                };
+                match r {
+                    w::ReasoningDelta::Text(text) => {
+                        out.push(StreamPart::ReasoningDelta { part, text });
+                    }
+                    w::ReasoningDelta::Signature(value) => out.push(StreamPart::Signature {
+                        part,
+                        token: Signed { value, format: F },
+                        encrypted: false,
+                    }),
+                    w::ReasoningDelta::RedactedContent(value) => out.push(StreamPart::Signature {
+                        part,
+                        token: Signed { value, format: F },
+                        encrypted: true,
+                    }),
+                    w::ReasoningDelta::Other(m) => {
+                        let kind = format!("reasoningContent.{}", kind_of(&m));
+                        self.unknown(
+                            format!("a bedrock reasoning delta `{kind}` has no neutral place"),
+                            kind,
+                            ctx,
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            w::ContentBlockDelta::ToolUse(u) => match self.open_at(index) {
+                Some(Open::Tool { part, deltas }) => {
+                    // An empty fragment (the first often is) says nothing.
+                    if !u.input.is_empty() {
+                        *deltas = true;
+                        let part = *part;
+                        out.push(StreamPart::ToolDelta {
+                            part,
+                            json: u.input,
+                        });
+                    }
+                }
+                Some(Open::Whole { key, input, .. }) if key == "toolUse" => {
+                    input.push_str(&u.input);
+                }
+                _ => self.orphan("toolUse", index, ctx),
+            },
+            w::ContentBlockDelta::ToolResult(items) => match self.open_at(index) {
+                Some(Open::Whole { key, value, .. }) if key == "toolResult" => {
+                    if let Value::Array(content) = value
+                        .entry("content")
+                        .or_insert_with(|| Value::Array(Vec::new()))
+                    {
+                        content.extend(items.iter().map(wire_types::to_value));
+                    }
+                }
+                _ => self.orphan("toolResult", index, ctx),
+            },
+            w::ContentBlockDelta::Image(i) => match self.open_at(index) {
+                Some(Open::Whole { key, value, .. }) if key == "image" => {
+                    if let Value::Object(m) = wire_types::to_value(&i) {
+                        value.extend(m);
+                    }
+                }
+                _ => self.orphan("image", index, ctx),
+            },
+            w::ContentBlockDelta::Other(m) => {
+                let kind = kind_of(&m);
+                self.unknown(
+                    format!("a bedrock delta `{kind}` has no neutral place"),
+                    kind,
+                    ctx,
+                );
+            }
+            _ => {}
+        }
+    }
+
+    fn open_at(&mut self, index: u32) -> Option<&mut Open> {
+        self.open
+            .iter_mut()
+            .find(|(i, _)| *i == index)
+            .map(|(_, o)| o)
+    }
+
+    fn orphan(&mut self, kind: &str, index: u32, ctx: &mut Ctx<'_>) {
+        ctx.dropped(
+            LossCode::PartUnsupported,
+            "",
+            format!(
+                "a bedrock `{kind}` delta for block {index}, which is not a {kind} block: left out"
+            ),
+        );
+    }
+}
+
+/// The parts that end an open block.
+fn close(open: Open, out: &mut Parts, ctx: &mut Ctx<'_>) {
+    match open {
+        Open::Whole {
+            part,
+            key,
+            mut value,
+            input,
+        } => {
+            if key == "toolUse" {
+                let input = if input.trim().is_empty() {
+                    Value::Object(Map::new())
+                } else {
+                    // Not JSON: kept as the text it is, as the block came.
+                    serde_json::from_str(&input).unwrap_or(Value::String(input))
+                };
+                value.insert("input".to_owned(), input);
+            }
+            let mut block = Map::new();
+            block.insert(key, Value::Object(value));
+            let block = Value::Object(block);
+            let parts: Vec<Part> = match wire_types::from_value::<w::ContentBlock>(&block) {
+                Ok(b) => decode_blocks(vec![b], &w::Role::Assistant, "/output/message", ctx)
+                    .into_iter()
+                    .map(super::decode::Dp::into_part)
+                    .collect(),
+                Err(_) => vec![crate::util::opaque(ctx, block)],
+            };
+            for content in parts {
+                out.push(StreamPart::Whole {
+                    part,
+                    choice: 0,
+                    content,
+                });
+            }
+        }
+        Open::Text {
+            part,
+            citations,
+            blank,
+        } => {
+            let mut meta = PartMeta::default();
+            if !citations.is_empty() {
+                meta.vendor
+                    .set_field(F, "citations", Value::Array(citations));
+            }
+            if blank {
+                meta.vendor.set_hint(F, hints::BLANK, true);
+            }
+            if !meta.is_empty() {
+                out.push(StreamPart::Meta { part, meta });
+            }
+            out.push(StreamPart::End { part });
+        }
+        Open::Reasoning(part) => out.push(StreamPart::End { part }),
+        Open::Tool { part, deltas } => {
+            if !deltas {
+                // No fragment: a call without arguments.
+                out.push(StreamPart::ToolDelta {
+                    part,
+                    json: "{}".to_owned(),
+                });
+            }
+            out.push(StreamPart::End { part });
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Encoding
+
+use super::response::{encode_stop, encode_usage};
+use crate::ReasoningMode;
+use crate::model::Usage;
+use crate::stream::{EventEncoder, Events};
+use crate::vendor::Fields;
+
+/// What an open block is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Text,
+    Reasoning,
+    Tool,
+    /// A block written whole (a generated image, a server tool's call or result).
+    Whole,
+}
+
+/// An open block: its part, its `contentBlockIndex` once an event gave it one, its kind,
+/// and (a call) whether an input fragment was written.
+#[derive(Debug)]
+struct OpenBlock {
+    part: PartId,
+    index: Option<u32>,
+    kind: Block,
+    input: bool,
+}
+
+/// The ConverseStream encoder: `messageStart` first; a text or reasoning block is its
+/// deltas (it gets no `contentBlockStart`), a call `contentBlockStart` with its id and name
+/// then its input fragments as they come; `contentBlockStop` at each part's end;
+/// `messageStop` at the finish, then `metadata` with the usage (written as soon as it is
+/// known: the finish of some sources comes before their usage) and the metrics.
+///
+/// A block gets its index when its first event is written, so the indexes have no gaps.
+/// A signature or redacted reasoning goes out only when Bedrock made it. A source that
+/// ends without its finish ends with an `internalServerException`, never with a quiet
+/// end a client could take for a whole answer.
+#[derive(Debug, Default)]
+pub(crate) struct Encoder {
+    started: bool,
+    open: Vec<OpenBlock>,
+    next_index: u32,
+    /// Parts dropped (reasoning dropped by the options, parts of another choice): their
+    /// deltas are dropped with them.
+    dropped: Vec<PartId>,
+    /// Whether a call was written (the stop reason when the source gives none).
+    calls: bool,
+    usage: Option<Usage>,
+    /// `additionalModelResponseFields`, for `messageStop`.
+    response_fields: Option<Value>,
+    /// The fields of `metadata` besides usage (`metrics`, `trace`, …).
+    metadata: Map<String, Value>,
+    /// `messageStop` was written.
+    stopped: bool,
+    /// The stream is over (`metadata` or an exception written).
+    finished: bool,
+}
+
+fn at(part: PartId) -> String {
+    format!("/parts/{}", part.0)
+}
+
+fn no_extra() -> wire_types::Extra {
+    wire_types::Extra::new()
+}
+
+impl Encoder {
+    fn start_message(
+        &mut self,
+        s: StreamStart,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
+        self.started = true;
+        for (field, known) in [
+            ("/id", s.id.is_some()),
+            ("/model", s.model.is_some()),
+            ("/created", s.created.is_some()),
+        ] {
+            if known {
+                ctx.dropped(
+                    LossCode::FieldUnsupported,
+                    field,
+                    format!("a bedrock stream carries no {}", &field[1..]),
+                );
+            }
+        }
+        let extra = ctx.extra(&s.vendor, w::MessageStartEvent::FIELDS, "");
+        out.push(
+            Some("messageStart"),
+            &w::MessageStartEvent {
+                role: w::Role::Assistant,
+                extra,
+            },
+        )
+    }
+
+    fn block(&self, part: PartId) -> Option<&OpenBlock> {
+        self.open.iter().find(|b| b.part == part)
+    }
+
+    /// The index of an open block, given now if it has none yet.
+    fn index(&mut self, part: PartId) -> Option<u32> {
+        let next = &mut self.next_index;
+        let b = self.open.iter_mut().find(|b| b.part == part)?;
+        Some(*b.index.get_or_insert_with(|| {
+            let i = *next;
+            *next += 1;
+            i
+        }))
+    }
+
+    fn delta(
+        &mut self,
+        part: PartId,
+        delta: w::ContentBlockDelta,
+        out: &mut Events,
+    ) -> Result<(), Error> {
+        let Some(index) = self.index(part) else {
+            return Ok(());
+        };
+        out.push(
+            Some("contentBlockDelta"),
+            &w::ContentBlockDeltaEvent {
+                content_block_index: index,
+                delta,
+                extra: no_extra(),
+            },
+        )
+    }
+
+    /// A call's start; this format's own fields of the call go back into it.
+    fn open_tool(
+        &mut self,
+        part: PartId,
+        id: String,
+        name: String,
+        meta: &PartMeta,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
+        // The vendor fields go into the start (another format's reported there).
+        let rest = PartMeta {
+            vendor: Vendor::default(),
+            ..meta.clone()
+        };
+        Self::meta_losses(&rest, part, &[], ctx);
+        let extra = ctx.extra(&meta.vendor, w::ToolUseStart::FIELDS, &at(part));
+        self.calls = true;
+        self.open.push(OpenBlock {
+            part,
+            index: None,
+            kind: Block::Tool,
+            input: false,
+        });
+        self.start_block(
+            part,
+            w::ContentBlockStart::ToolUse(w::ToolUseStart {
+                tool_use_id: id,
+                name,
+                kind: None,
+                extra,
+            }),
+            out,
+        )
+    }
+
+    fn start_block(
+        &mut self,
+        part: PartId,
+        start: w::ContentBlockStart,
+        out: &mut Events,
+    ) -> Result<(), Error> {
+        let Some(index) = self.index(part) else {
+            return Ok(());
+        };
+        out.push(
+            Some("contentBlockStart"),
+            &w::ContentBlockStartEvent {
+                content_block_index: index,
+                start,
+                extra: no_extra(),
+            },
+        )
+    }
+
+    fn tool_input(&mut self, part: PartId, json: String, out: &mut Events) -> Result<(), Error> {
+        if json.is_empty() {
+            return Ok(());
+        }
+        if let Some(b) = self.open.iter_mut().find(|b| b.part == part) {
+            b.input = true;
+        }
+        self.delta(
+            part,
+            w::ContentBlockDelta::ToolUse(w::ToolUseDelta {
+                input: json,
+                extra: no_extra(),
+            }),
+            out,
+        )
+    }
+
+    fn stop_block(&mut self, part: PartId, out: &mut Events) -> Result<(), Error> {
+        let Some(i) = self.open.iter().position(|b| b.part == part) else {
+            return Ok(());
+        };
+        if self.open[i].kind == Block::Tool && !self.open[i].input {
+            // A call without arguments: its input is `{}`, said so rather than left to
+            // the client to make of no fragment at all.
+            self.tool_input(part, "{}".to_owned(), out)?;
+        }
+        let b = self.open.remove(i);
+        match b.index {
+            Some(index) => out.push(
+                Some("contentBlockStop"),
+                &w::ContentBlockStopEvent {
+                    content_block_index: index,
+                    extra: no_extra(),
+                },
+            ),
+            // A block that wrote nothing (empty text): nothing to stop.
+            None => Ok(()),
+        }
+    }
+
+    fn close_all(&mut self, out: &mut Events) -> Result<(), Error> {
+        while let Some(part) = self.open.first().map(|b| b.part) {
+            self.stop_block(part, out)?;
+        }
+        Ok(())
+    }
+
+    /// Reports what of a part's meta a Bedrock response stream cannot carry (`keep`: a
+    /// field this encoder writes itself).
+    fn meta_losses(meta: &PartMeta, part: PartId, keep: &[&str], ctx: &mut Ctx<'_>) {
+        let mut vendor = meta.vendor.clone();
+        if vendor.format == Some(F) {
+            vendor.fields.retain(|k, _| !keep.contains(&k.as_str()));
+        }
+        ctx.report_unwritten_fields(&vendor, &at(part));
+        if meta.cache.is_some() {
+            ctx.dropped(
+                LossCode::FieldUnsupported,
+                format!("{}/cache", at(part)),
+                "a bedrock response stream has no cache points",
+            );
+        }
+        ctx.report_unplaced_token(
+            meta.signature.as_ref(),
+            format_args!("{}/signature", at(part)),
+            "a signature",
+        );
+    }
+
+    fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
+        if choice == 0 {
+            return true;
+        }
+        self.dropped.push(part);
+        ctx.dropped(
+            LossCode::ChoicesDropped,
+            at(part),
+            format!("bedrock streams one message: a part of choice {choice} is not sent"),
+        );
+        false
+    }
+
+    /// Citations kept by this format on a text part, written as citation deltas.
+    fn citations(&mut self, part: PartId, meta: &PartMeta, out: &mut Events) -> Result<(), Error> {
+        if meta.vendor.format != Some(F) {
+            return Ok(());
+        }
+        let Some(Value::Array(list)) = meta.vendor.fields.get("citations") else {
+            return Ok(());
+        };
+        for c in list {
+            if let Ok(c) = wire_types::from_value::<w::CitationDelta>(c) {
+                self.delta(part, w::ContentBlockDelta::Citation(c), out)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn reasoning_text(
+        &mut self,
+        part: PartId,
+        text: String,
+        out: &mut Events,
+    ) -> Result<(), Error> {
+        self.delta(
+            part,
+            w::ContentBlockDelta::ReasoningContent(w::ReasoningDelta::Text(text)),
+            out,
+        )
+    }
+
+    fn signature(
+        &mut self,
+        part: PartId,
+        token: Signed,
+        encrypted: bool,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
+        if token.format == F {
+            let delta = if encrypted {
+                w::ReasoningDelta::RedactedContent(token.value)
+            } else {
+                w::ReasoningDelta::Signature(token.value)
+            };
+            self.delta(part, w::ContentBlockDelta::ReasoningContent(delta), out)
+        } else {
+            let what = if encrypted {
+                "encrypted reasoning"
+            } else {
+                "a reasoning signature"
+            };
+            ctx.report_unplaced_token(Some(&token), format_args!("{}/signature", at(part)), what);
+            Ok(())
+        }
+    }
+
+    fn whole(
+        &mut self,
+        part: PartId,
+        content: Part,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
+        match content {
+            Part::Text(t) => {
+                Self::meta_losses(&t.meta, part, &["citations"], ctx);
+                self.open.push(OpenBlock {
+                    part,
+                    index: None,
+                    kind: Block::Text,
+                    input: false,
+                });
+                if !t.text.is_empty() {
+                    self.delta(part, w::ContentBlockDelta::Text(t.text), out)?;
+                }
+                self.citations(part, &t.meta, out)?;
+                self.stop_block(part, out)
+            }
+            Part::ToolCall(c) => {
+                self.open_tool(part, c.id, c.name, &c.meta, out, ctx)?;
+                self.tool_input(part, c.arguments.text(), out)?;
+                self.stop_block(part, out)
+            }
+            Part::Reasoning(r) => {
+                Self::meta_losses(&r.meta, part, &[], ctx);
+                self.open.push(OpenBlock {
+                    part,
+                    index: None,
+                    kind: Block::Reasoning,
+                    input: false,
+                });
+                if let Some(text) = r.text {
+                    self.reasoning_text(part, text, out)?;
+                }
+                for (token, encrypted) in [(r.signature, false), (r.encrypted, true)] {
+                    if let Some(token) = token {
+                        self.signature(part, token, encrypted, out, ctx)?;
+                    }
+                }
+                self.stop_block(part, out)
+            }
+            Part::Image(m) => {
+                // A generated image: its format at the start, its bytes in one delta.
+                let Some(image) = super::encode::encode_image(m, &at(part), ctx) else {
+                    return Ok(());
+                };
+                ctx.report_unwritten_fields(&Vendor::from_extra(F, &image.extra, &[]), &at(part));
+                self.open.push(OpenBlock {
+                    part,
+                    index: None,
+                    kind: Block::Whole,
+                    input: false,
+                });
+                self.start_block(
+                    part,
+                    w::ContentBlockStart::Image(w::ImageStart {
+                        format: image.format,
+                        extra: no_extra(),
+                    }),
+                    out,
+                )?;
+                self.delta(
+                    part,
+                    w::ContentBlockDelta::Image(w::ImageDelta {
+                        source: Some(image.source),
+                        error: image.error,
+                        extra: no_extra(),
+                    }),
+                    out,
+                )?;
+                self.stop_block(part, out)
+            }
+            Part::Opaque(o) if o.format == F => self.opaque(part, o.value, out, ctx),
+            other => {
+                let what = match &other {
+                    Part::Opaque(o) => format!("a {} part", o.format),
+                    p => format!("a {} part", p.kind()),
+                };
+                ctx.dropped(
+                    LossCode::PartUnsupported,
+                    at(part),
+                    format!("{what} has no place in a bedrock response stream"),
+                );
+                Ok(())
+            }
+        }
+    }
+
+    /// A block of this format kept whole, written as the events it streams as: a server
+    /// tool's call (its input as one fragment) or result, a generated image.
+    fn opaque(
+        &mut self,
+        part: PartId,
+        value: Value,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
+        let block = match wire_types::from_value::<w::ContentBlock>(&value) {
+            Ok(b) => b,
+            Err(e) => {
+                ctx.dropped(
+                    LossCode::PartUnsupported,
+                    at(part),
+                    format!("this bedrock block, kept whole, is no longer a valid block: {e}"),
+                );
+                return Ok(());
+            }
+        };
+        let (start, deltas) = match block {
+            w::ContentBlock::ToolUse(u) => {
+                let input = match &u.input {
+                    wire_types::MaybeRaw::Parsed(v) => v.to_string(),
+                    raw => wire_types::to_value(raw).to_string(),
+                };
+                (
+                    w::ContentBlockStart::ToolUse(w::ToolUseStart {
+                        tool_use_id: u.tool_use_id,
+                        name: u.name,
+                        kind: u.kind,
+                        extra: u.extra,
+                    }),
+                    vec![w::ContentBlockDelta::ToolUse(w::ToolUseDelta {
+                        input,
+                        extra: no_extra(),
+                    })],
+                )
+            }
+            w::ContentBlock::ToolResult(r) => {
+                let content: Option<Vec<w::ToolResultDelta>> = r
+                    .content
+                    .iter()
+                    .map(|c| wire_types::from_value(&wire_types::to_value(c)).ok())
+                    .collect();
+                let Some(content) = content else {
+                    ctx.dropped(
+                        LossCode::PartUnsupported,
+                        at(part),
+                        "a bedrock stream carries text and json tool-result content only",
+                    );
+                    return Ok(());
+                };
+                (
+                    w::ContentBlockStart::ToolResult(w::ToolResultStart {
+                        tool_use_id: r.tool_use_id,
+                        kind: r.kind.map(|k| k.as_str().to_owned()),
+                        status: r.status,
+                        extra: no_extra(),
+                    }),
+                    vec![w::ContentBlockDelta::ToolResult(content)],
+                )
+            }
+            other => {
+                ctx.dropped(
+                    LossCode::PartUnsupported,
+                    at(part),
+                    format!(
+                        "a bedrock `{}` block has no place in a response stream",
+                        other.key()
+                    ),
+                );
+                return Ok(());
+            }
+        };
+        self.open.push(OpenBlock {
+            part,
+            index: None,
+            kind: Block::Whole,
+            input: false,
+        });
+        self.start_block(part, start, out)?;
+        for d in deltas {
+            self.delta(part, d, out)?;
+        }
+        self.stop_block(part, out)
+    }
+
+    /// Response-level data: `additionalModelResponseFields` for `messageStop` (a loss
+    /// after it), everything else for `metadata`.
+    fn response_meta(&mut self, v: Vendor, ctx: &mut Ctx<'_>) {
+        if v.format != Some(F) {
+            ctx.report_foreign_fields(&v, "");
+            return;
+        }
+        for (key, value) in v.fields.iter() {
+            match key.as_str() {
+                "additionalModelResponseFields" if !self.stopped => {
+                    self.response_fields = Some(value.clone());
+                }
+                "additionalModelResponseFields" => {
+                    ctx.dropped(
+                        LossCode::FieldUnsupported,
+                        "/additionalModelResponseFields",
+                        "bedrock `additionalModelResponseFields` after `messageStop` has no place",
+                    );
+                }
+                // `metadata` carries the rest: `metrics`, `trace`, … and, as they came,
+                // the fields this crate does not know.
+                _ => {
+                    self.metadata.insert(key.clone(), value.clone());
+                }
+            }
+        }
+    }
+
+    /// `metadata`: the usage (zeros, with a loss, when the source gave none) and the
+    /// metrics (`latencyMs: 0` when the source has none: the event requires them).
+    fn write_metadata(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.finished = true;
+        let usage = match self.usage.take() {
+            Some(u) => encode_usage(u, ctx),
+            None => {
+                ctx.changed(
+                    LossCode::FieldDefaulted,
+                    "/usage",
+                    "a bedrock stream's metadata carries usage and the source has none: zeros written",
+                );
+                w::Usage::default()
+            }
+        };
+        let mut fields = std::mem::take(&mut self.metadata);
+        let metrics: Option<w::Metrics> = fields.take_as("metrics");
+        let event = w::MetadataEvent {
+            usage: Some(usage),
+            metrics: Some(metrics.unwrap_or_default()),
+            trace: fields.take_as("trace"),
+            performance_config: fields.take_as("performanceConfig"),
+            service_tier: fields.take_as("serviceTier"),
+            // What did not read as its type goes out as it came.
+            extra: wire_types::Extra::from(fields),
+        };
+        out.push(Some("metadata"), &event)
+    }
+
+    /// An exception in place of the next event: open blocks are not stopped (Bedrock
+    /// sends no `contentBlockStop` before one).
+    fn exception(
+        &mut self,
+        e: StreamError,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
+        self.finished = true;
+        let name = match e.code.as_deref() {
+            Some(
+                c @ ("internalServerException"
+                | "modelStreamErrorException"
+                | "validationException"
+                | "throttlingException"
+                | "serviceUnavailableException"),
+            ) => EXCEPTIONS
+                .iter()
+                .copied()
+                .find(|n| *n == c)
+                .unwrap_or("internalServerException"),
+            Some("overloaded_error") => "serviceUnavailableException",
+            Some("rate_limit_error" | "rate_limit_exceeded") => "throttlingException",
+            Some("invalid_request_error") => "validationException",
+            _ => "internalServerException",
+        };
+        if let Some(code) = e.code.as_deref().filter(|c| *c != name) {
+            ctx.changed(
+                LossCode::FieldUnsupported,
+                "/error/code",
+                format!("error `{code}` is sent as the bedrock `{name}`"),
+            );
+        }
+        // The provider's own error object, when it is this format's exception.
+        let event = match (&e.value, e.code.as_deref() == Some(name)) {
+            (Some(v), true) => wire_types::from_value::<w::ExceptionEvent>(v).ok(),
+            _ => None,
+        }
+        .unwrap_or_else(|| w::ExceptionEvent {
+            message: Some(e.message),
+            ..Default::default()
+        });
+        out.push(Some(name), &event)
+    }
+}
+
+/// The exceptions a ConverseStream stream carries, by event name.
+const EXCEPTIONS: &[&str] = &[
+    "internalServerException",
+    "modelStreamErrorException",
+    "validationException",
+    "throttlingException",
+    "serviceUnavailableException",
+];
+
+impl EventEncoder for Encoder {
+    fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        if self.finished {
+            return Ok(());
+        }
+        if !self.started {
+            let start = match &part {
+                StreamPart::Start(s) => s.clone(),
+                _ => StreamStart::default(),
+            };
+            self.start_message(start, out, ctx)?;
+            if matches!(part, StreamPart::Start(_)) {
+                return Ok(());
+            }
+        }
+        if self.stopped {
+            // After `messageStop`, only what `metadata` carries.
+            match part {
+                StreamPart::Usage(u) => {
+                    self.usage = Some(u);
+                    return self.write_metadata(out, ctx);
+                }
+                StreamPart::ResponseMeta(v) => self.response_meta(v, ctx),
+                StreamPart::Error(e) => self.exception(e, out, ctx)?,
+                _ => {}
+            }
+            return Ok(());
+        }
+        match part {
+            StreamPart::Start(s) => ctx.report_unwritten_fields(&s.vendor, ""),
+            StreamPart::TextStart { part, choice, meta } => {
+                if !self.choice_ok(part, choice, ctx) {
+                    return Ok(());
+                }
+                Self::meta_losses(&meta, part, &["citations"], ctx);
+                self.open.push(OpenBlock {
+                    part,
+                    index: None,
+                    kind: Block::Text,
+                    input: false,
+                });
+                self.citations(part, &meta, out)?;
+            }
+            StreamPart::TextDelta { part, text } => {
+                if text.is_empty() {
+                    return Ok(());
+                }
+                match self.block(part).map(|b| b.kind) {
+                    Some(Block::Reasoning) => self.reasoning_text(part, text, out)?,
+                    Some(Block::Text) => self.delta(part, w::ContentBlockDelta::Text(text), out)?,
+                    _ => {}
+                }
+            }
+            StreamPart::ReasoningStart {
+                part,
+                choice,
+                id,
+                meta,
+            } => {
+                if !self.choice_ok(part, choice, ctx) {
+                    return Ok(());
+                }
+                if ctx.options.reasoning == ReasoningMode::Drop {
+                    self.dropped.push(part);
+                    ctx.dropped(
+                        LossCode::ReasoningDropped,
+                        at(part),
+                        "reasoning dropped (option reasoning = drop)",
+                    );
+                    return Ok(());
+                }
+                if let Some(id) = id {
+                    ctx.dropped(
+                        LossCode::SignatureForeign,
+                        format!("{}/id", at(part)),
+                        format!("reasoning item id `{id}` means nothing to bedrock"),
+                    );
+                }
+                Self::meta_losses(&meta, part, &[], ctx);
+                self.open.push(OpenBlock {
+                    part,
+                    index: None,
+                    kind: Block::Reasoning,
+                    input: false,
+                });
+            }
+            StreamPart::ReasoningDelta { part, text } => {
+                if self.block(part).is_some() {
+                    self.reasoning_text(part, text, out)?;
+                }
+            }
+            StreamPart::SummaryDelta { part, text, .. } => {
+                if self.block(part).is_some() {
+                    ctx.changed(
+                        LossCode::PartAsText,
+                        format!("{}/summary", at(part)),
+                        "bedrock has no reasoning summaries: the summary is sent as reasoning text",
+                    );
+                    self.reasoning_text(part, text, out)?;
+                }
+            }
+            StreamPart::Signature {
+                part,
+                token,
+                encrypted,
+            } => {
+                if self.block(part).map(|b| b.kind) == Some(Block::Reasoning) {
+                    self.signature(part, token, encrypted, out, ctx)?;
+                } else if !self.dropped.contains(&part) {
+                    ctx.report_unplaced_token(
+                        Some(&token),
+                        format_args!("{}/signature", at(part)),
+                        "a signature",
+                    );
+                }
+            }
+            StreamPart::ToolStart {
+                part,
+                choice,
+                id,
+                name,
+                meta,
+                ..
+            } => {
+                if !self.choice_ok(part, choice, ctx) {
+                    return Ok(());
+                }
+                self.open_tool(part, id, name, &meta, out, ctx)?;
+            }
+            StreamPart::ToolDelta { part, json } => {
+                if self.block(part).map(|b| b.kind) == Some(Block::Tool) {
+                    self.tool_input(part, json, out)?;
+                }
+            }
+            StreamPart::Whole {
+                part,
+                choice,
+                content,
+            } => {
+                if !self.choice_ok(part, choice, ctx) {
+                    return Ok(());
+                }
+                self.whole(part, content, out, ctx)?;
+            }
+            StreamPart::Meta { part, meta } => {
+                if self.dropped.contains(&part) {
+                    return Ok(());
+                }
+                let text = self.block(part).map(|b| b.kind) == Some(Block::Text);
+                let keep: &[&str] = if text { &["citations"] } else { &[] };
+                Self::meta_losses(&meta, part, keep, ctx);
+                if text {
+                    self.citations(part, &meta, out)?;
+                }
+            }
+            StreamPart::End { part } => self.stop_block(part, out)?,
+            StreamPart::Usage(u) => self.usage = Some(u),
+            StreamPart::Finish {
+                choice,
+                stop_reason,
+                vendor,
+            } => {
+                if choice != 0 {
+                    return Ok(());
+                }
+                self.close_all(out)?;
+                let stop = match stop_reason {
+                    Some(r) => encode_stop(&r, "/finish/stop_reason", ctx),
+                    None if self.calls => w::StopReason::ToolUse,
+                    None => w::StopReason::EndTurn,
+                };
+                let extra = ctx.extra(&vendor, w::MessageStopEvent::FIELDS, "/finish");
+                out.push(
+                    Some("messageStop"),
+                    &w::MessageStopEvent {
+                        stop_reason: stop,
+                        additional_model_response_fields: self.response_fields.take(),
+                        extra,
+                    },
+                )?;
+                self.stopped = true;
+                if self.usage.is_some() {
+                    self.write_metadata(out, ctx)?;
+                }
+            }
+            StreamPart::ResponseMeta(v) => self.response_meta(v, ctx),
+            StreamPart::Error(e) => self.exception(e, out, ctx)?,
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        if self.finished {
+            return Ok(());
+        }
+        if self.stopped {
+            // The source finished and gave no usage after all.
+            return self.write_metadata(out, ctx);
+        }
+        // The source ended without a finish (its decoder reports why): not a normal end
+        // here either.
+        if !self.started {
+            self.start_message(StreamStart::default(), out, ctx)?;
+        }
+        self.exception(
+            StreamError {
+                kind: StreamErrorKind::Incomplete,
+                code: None,
+                message: "the source stream ended before it finished".to_owned(),
+                value: None,
+            },
+            out,
+            ctx,
+        )
+    }
+}
