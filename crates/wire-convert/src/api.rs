@@ -4,8 +4,8 @@
 //!
 //! Every conversion runs the same pipeline: read the wire types → decode into the
 //! neutral model → resolve result names → (encoding) put results in call order → wrap
-//! the calls of non-object tools → map tool-call ids → encode → rewrite loss pointers
-//! into the input.
+//! the calls of non-object tools → (responses) fill what the target requires and the
+//! source lacks → map tool-call ids → encode → rewrite loss pointers into the input.
 
 use crate::codec::{Input, Out, Written, codec};
 use crate::ctx::{self, Ctx, SourceMap};
@@ -120,6 +120,7 @@ fn encode_response_as(
     let codec = codec(to, "chat response")?;
     let mut ctx = Ctx::new(to, options);
     ctx.source = resp.source;
+    passes::response::fill_required(&mut resp, codec.response_requires(), &mut ctx);
     let ids = ids::map_response(&mut resp, &mut ctx);
     let value = codec.encode_response(resp, out, &mut ctx)?;
     Ok(Converted {

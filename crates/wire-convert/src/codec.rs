@@ -7,6 +7,7 @@
 //! reads the wire types from text or a `Value` and writes them back, so the entry points
 //! in `api.rs` hold no per-format code.
 
+use crate::passes::response::Required;
 use crate::stream::{EventDecoder, EventEncoder};
 use crate::{Ctx, Error, Format, model};
 use serde::Serialize;
@@ -42,6 +43,10 @@ pub(crate) trait Codec: Sync + 'static {
     ) -> Result<Self::Response, Error>;
     /// Neutral tool definitions → the format's tools value.
     fn encode_tools(tools: Vec<model::Tool>, ctx: &mut Ctx<'_>) -> Self::Tools;
+    /// What the format's response requires, filled by
+    /// [`passes::response`](crate::passes::response) before
+    /// [`encode_response`](Codec::encode_response) where the source lacks it.
+    const RESPONSE_REQUIRES: Required = Required::NONE;
     /// The conversation items of a request (messages, input items, contents), each as
     /// its JSON text.
     fn items(request: &Self::Request) -> Vec<Box<RawValue>>;
@@ -129,6 +134,7 @@ pub(crate) trait Dyn: Sync {
         ctx: &mut Ctx<'_>,
     ) -> Result<Written, Error>;
     fn encode_tools(&self, tools: Vec<model::Tool>, ctx: &mut Ctx<'_>) -> Result<Value, Error>;
+    fn response_requires(&self) -> Required;
     fn stream_decoder(&self) -> Box<dyn EventDecoder>;
     fn stream_encoder(&self) -> Box<dyn EventEncoder>;
 }
@@ -175,6 +181,10 @@ impl<C: Codec> Dyn for C {
             Written::Value(v) => Ok(v),
             _ => Err(Error::invalid("", "tools written as text")),
         }
+    }
+
+    fn response_requires(&self) -> Required {
+        C::RESPONSE_REQUIRES
     }
 
     fn stream_decoder(&self) -> Box<dyn EventDecoder> {

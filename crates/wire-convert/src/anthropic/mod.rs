@@ -58,6 +58,7 @@
 //!
 //! Hints: see `hints.rs`.
 
+use crate::passes::response::Required;
 use crate::codec::Codec;
 use crate::model::{self, Cache, Message, PartMeta, Role, Tool, Vendor};
 use crate::vendor::Fields;
@@ -83,6 +84,15 @@ impl Codec for Anthropic {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<Vec<w::Tool>>;
+    // Required by the SDK's response type: `id`, `model` and `usage`.
+    const RESPONSE_REQUIRES: Required = Required {
+        id: true,
+        model: true,
+        created: false,
+        usage: true,
+        stop_reason: false,
+        choice: false,
+    };
 
     fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
         w::validate_request(request)

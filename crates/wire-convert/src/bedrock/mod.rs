@@ -82,6 +82,7 @@
 //! hold unknown fields of those objects, and `$additionalModelRequestFields.<key>` the keys
 //! of that object the neutral model has no place for.
 
+use crate::passes::response::Required;
 use crate::codec::Codec;
 use crate::model::{self, Cache, PartMeta, Tool};
 use crate::{Ctx, Error};
@@ -104,6 +105,15 @@ impl Codec for Bedrock {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<w::ToolConfig>;
+    // Required by the SDK's response type: `usage`, `stopReason` and the `output` message.
+    const RESPONSE_REQUIRES: Required = Required {
+        id: false,
+        model: false,
+        created: false,
+        usage: true,
+        stop_reason: true,
+        choice: true,
+    };
 
     fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
         w::validate_request(request)

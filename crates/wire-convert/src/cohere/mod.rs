@@ -51,6 +51,7 @@
 //! [`ReasoningConfig`]: crate::model::ReasoningConfig
 //! [`OutputFormat::JsonSchema`]: crate::model::OutputFormat::JsonSchema
 
+use crate::passes::response::Required;
 use crate::codec::Codec;
 use crate::model::{self, Tool};
 use crate::{Ctx, Error};
@@ -73,6 +74,15 @@ impl Codec for Cohere {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<Vec<w::Tool>>;
+    // Required by the SDK's response type: `id`, `finish_reason` and the `message`.
+    const RESPONSE_REQUIRES: Required = Required {
+        id: true,
+        model: false,
+        created: false,
+        usage: false,
+        stop_reason: true,
+        choice: true,
+    };
 
     fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
         w::validate_request(request)

@@ -13,6 +13,7 @@
 //!
 //! Hints: see `hints.rs`.
 
+use crate::passes::response::Required;
 use crate::codec::Codec;
 use crate::model::{self, Tool};
 use crate::{Ctx, Error};
@@ -35,6 +36,15 @@ impl Codec for OpenaiChat {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<Vec<w::Tool>>;
+    // Required by the SDK's response type: `id`, `model`, `created` and every choice's `finish_reason`.
+    const RESPONSE_REQUIRES: Required = Required {
+        id: true,
+        model: true,
+        created: true,
+        usage: false,
+        stop_reason: true,
+        choice: false,
+    };
 
     fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
         w::validate_request(request)

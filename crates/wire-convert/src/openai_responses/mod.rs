@@ -46,6 +46,7 @@
 //!
 //! Hints (how the source spelled what the neutral model normalizes): see `hints.rs`.
 
+use crate::passes::response::Required;
 use crate::codec::Codec;
 use crate::model::{self, Opaque, Part, PartMeta, Tool, Vendor};
 use crate::util::drop_cache;
@@ -73,6 +74,15 @@ impl Codec for OpenaiResponses {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<Vec<w::Tool>>;
+    // Required by the SDK's response type: `id`, `model` and `created_at`.
+    const RESPONSE_REQUIRES: Required = Required {
+        id: true,
+        model: true,
+        created: true,
+        usage: false,
+        stop_reason: false,
+        choice: false,
+    };
 
     fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
         w::validate_request(request)

@@ -2,6 +2,8 @@
 //! OpenAI-style function tool (`{"type": "function", "function": {name, description,
 //! parameters, strict}}`) that OpenAI Chat, Mistral, Ollama and Cohere share.
 //!
+//! A tool without parameters gets [`no_parameters`] where the target requires a schema.
+//!
 //! Fields of the wrapper object that the neutral model has no place for are kept in the
 //! tool's vendor record as `$tool.<name>`, next to the function object's own fields, so
 //! the same format writes each back where it was.
@@ -19,6 +21,23 @@ pub(crate) const NO_TYPE: &str = "no_type";
 pub(crate) const TOOL_NULLS: &str = "tool_nulls";
 /// The prefix of a wrapper object's field kept in the tool's vendor record.
 const TOOL_FIELD: &str = "$tool.";
+/// Hint: the function object had no `parameters`, in a format that requires them
+/// ([`parameters_required`]): written back without, by the same format.
+const NO_PARAMETERS: &str = "no_parameters";
+
+/// The input schema of a tool that takes no parameters, where the target requires one
+/// (Anthropic `input_schema`, Bedrock `inputSchema`, Mistral and Cohere `parameters`):
+/// an object with no properties, which says the same.
+pub(crate) fn no_parameters() -> Value {
+    serde_json::json!({"type": "object", "properties": {}})
+}
+
+/// Whether `format`'s OpenAI-style function object requires `parameters` (its SDK type
+/// has it required): Mistral's `Function` and Cohere's `ToolV2Function` do; OpenAI Chat's
+/// and Ollama's do not.
+fn parameters_required(format: Format) -> bool {
+    matches!(format, Format::Mistral | Format::Cohere)
+}
 
 /// Records that an opaque tool of another format has no place in this one.
 pub(crate) fn drop_foreign_tool(o: &Opaque, at: &str, ctx: &mut Ctx<'_>) {
@@ -127,15 +146,21 @@ pub(crate) fn encode_function(
                 .unwrap_or_else(|| "function".to_owned()),
         )
     };
-    let parameters = def.input_schema.map(|s| {
-        let s = schema::json_schema_input(s, def.dialect, ctx, at);
-        match strict {
-            Strict::Schema if def.strict == Some(true) => {
-                schema::to_openai_strict(&s, ctx, &format!("{at}/input_schema"))
-            }
-            _ => s,
+    let parameters = match def.input_schema {
+        Some(s) => {
+            let s = schema::json_schema_input(s, def.dialect, ctx, at);
+            Some(match strict {
+                Strict::Schema if def.strict == Some(true) => {
+                    schema::to_openai_strict(&s, ctx, &format!("{at}/input_schema"))
+                }
+                _ => s,
+            })
         }
-    });
+        None if parameters_required(format) && !def.vendor.flag(format, NO_PARAMETERS) => {
+            Some(no_parameters())
+        }
+        None => None,
+    };
     if def.output_schema.is_some() {
         ctx.dropped(
             LossCode::SchemaChanged,
@@ -207,6 +232,9 @@ pub(crate) fn decode_function(f: WireFunction<'_>, format: Format) -> Tool {
             .map(|n| Value::from(*n))
             .collect();
         v.set_hint(format, TOOL_NULLS, nulls);
+    }
+    if f.parameters.is_none() && parameters_required(format) {
+        v.set_hint(format, NO_PARAMETERS, true);
     }
     if f.has_kind {
         match f.kind {
