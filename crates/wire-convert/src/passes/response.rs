@@ -150,3 +150,141 @@ fn empty_choice() -> Choice {
         vendor: Default::default(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{
+        Arguments, Choice, Message, Part, Response, Role, StopKind, StopReason, ToolCall,
+    };
+    use crate::{Format, LossCode, LossKind, Options, encode_response_value};
+    use serde_json::json;
+
+    fn bare(choices: Vec<Choice>) -> Response {
+        Response {
+            choices,
+            ..Response::default()
+        }
+    }
+
+    fn answer(parts: Vec<Part>, stop: Option<StopKind>) -> Choice {
+        Choice {
+            message: Message::new(Role::Assistant, parts),
+            stop_reason: stop.map(StopReason::new),
+            vendor: Default::default(),
+        }
+    }
+
+    fn call() -> Part {
+        Part::ToolCall(ToolCall {
+            id: "call_1".into(),
+            synthetic_id: false,
+            name: "now".into(),
+            arguments: Arguments::Text("{}".into()),
+            meta: Default::default(),
+        })
+    }
+
+    /// `(path, kind, code)` of each loss.
+    fn losses(c: &crate::Converted<serde_json::Value>) -> Vec<(String, LossKind, LossCode)> {
+        c.losses
+            .iter()
+            .map(|l| (l.path.clone(), l.kind, l.code))
+            .collect()
+    }
+
+    fn schema_errors(format: Format, value: &serde_json::Value) -> Vec<String> {
+        let v = test_support::conformance(&format!("{format}.response")).unwrap();
+        test_support::schema_errors(v, value)
+    }
+
+    #[test]
+    fn a_bare_response_gets_the_stand_ins_each_target_requires_with_a_loss_each() {
+        let resp = bare(vec![answer(vec![Part::text("Hi")], Some(StopKind::EndTurn))]);
+        let mistral = encode_response_value(resp.clone(), Format::Mistral, &Options::default())
+            .unwrap();
+        assert_eq!(mistral.value["id"], json!(""));
+        assert_eq!(mistral.value["model"], json!(""));
+        assert_eq!(mistral.value["created"], json!(0));
+        assert_eq!(
+            mistral.value["usage"],
+            json!({"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0})
+        );
+        let defaulted = |paths: &[&str]| -> Vec<(String, LossKind, LossCode)> {
+            paths
+                .iter()
+                .map(|p| ((*p).to_owned(), LossKind::Changed, LossCode::FieldDefaulted))
+                .collect()
+        };
+        assert_eq!(
+            losses(&mistral),
+            defaulted(&["/id", "/model", "/created", "/usage"])
+        );
+        assert_eq!(schema_errors(Format::Mistral, &mistral.value), Vec::<String>::new());
+
+        // The same rule, for each target what its SDK requires.
+        let expect: [(Format, &[&str]); 7] = [
+            (Format::OpenaiChat, &["/id", "/model", "/created"]),
+            (Format::OpenaiResponses, &["/id", "/model", "/created"]),
+            (Format::Anthropic, &["/id", "/model", "/usage"]),
+            (Format::Bedrock, &["/usage"]),
+            (Format::Cohere, &["/id"]),
+            (Format::Gemini, &[]),
+            (Format::Ollama, &[]),
+        ];
+        for (format, paths) in expect {
+            let out = encode_response_value(resp.clone(), format, &Options::default()).unwrap();
+            assert_eq!(losses(&out), defaulted(paths), "{format}");
+            assert_eq!(schema_errors(format, &out.value), Vec::<String>::new(), "{format}");
+        }
+    }
+
+    #[test]
+    fn a_response_from_the_target_itself_is_written_back_as_it_was() {
+        let mut resp = bare(vec![answer(vec![Part::text("Hi")], None)]);
+        resp.source = Some(Format::Mistral);
+        let out = encode_response_value(resp, Format::Mistral, &Options::default()).unwrap();
+        assert!(out.losses.is_empty(), "{:?}", out.losses);
+        for key in ["id", "model", "created", "usage"] {
+            assert!(out.value.get(key).is_none(), "{key}: {}", out.value);
+        }
+        assert!(out.value["choices"][0].get("finish_reason").is_none());
+    }
+
+    #[test]
+    fn a_missing_stop_reason_is_a_tool_use_stop_when_the_answer_calls_tools() {
+        let resp = bare(vec![
+            answer(vec![Part::text("Checking."), call()], None),
+            answer(vec![Part::text("Done.")], None),
+        ]);
+        let out = encode_response_value(resp, Format::OpenaiChat, &Options::default()).unwrap();
+        assert_eq!(out.value["choices"][0]["finish_reason"], json!("tool_calls"));
+        assert_eq!(out.value["choices"][1]["finish_reason"], json!("stop"));
+        let at: Vec<&str> = out
+            .losses
+            .iter()
+            .filter(|l| l.path.ends_with("/stop_reason"))
+            .map(|l| l.path.as_str())
+            .collect();
+        assert_eq!(at, ["/choices/0/stop_reason", "/choices/1/stop_reason"]);
+    }
+
+    #[test]
+    fn no_answer_becomes_one_empty_assistant_message_where_the_body_holds_one() {
+        let out = encode_response_value(bare(Vec::new()), Format::Cohere, &Options::default())
+            .unwrap();
+        assert_eq!(out.value["finish_reason"], json!("COMPLETE"));
+        assert_eq!(out.value["message"]["role"], json!("assistant"));
+        assert_eq!(
+            losses(&out),
+            [
+                ("/id".to_owned(), LossKind::Changed, LossCode::FieldDefaulted),
+                ("/choices".to_owned(), LossKind::Changed, LossCode::FieldDefaulted),
+            ]
+        );
+        assert_eq!(schema_errors(Format::Cohere, &out.value), Vec::<String>::new());
+        // A format whose body holds a list of choices keeps an empty list.
+        let chat = encode_response_value(bare(Vec::new()), Format::OpenaiChat, &Options::default())
+            .unwrap();
+        assert_eq!(chat.value["choices"], json!([]));
+    }
+}

@@ -256,3 +256,73 @@ pub(crate) fn decode_function(f: WireFunction<'_>, format: Format) -> Tool {
         vendor: v,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{Dialect, Tool, ToolDef};
+    use crate::{Format, Options, convert_request_value, encode_tools};
+    use serde_json::{Value, json};
+
+    fn no_params() -> Tool {
+        Tool::Function(ToolDef {
+            name: "now".into(),
+            description: Some("The current time".into()),
+            input_schema: None,
+            dialect: Dialect::JsonSchema,
+            output_schema: None,
+            strict: None,
+            cache: None,
+            vendor: Default::default(),
+        })
+    }
+
+    /// The schema a format's first tool carries, found where that format puts it.
+    fn schema_of(format: Format, tools: &Value) -> Option<Value> {
+        let t = match format {
+            Format::Bedrock => &tools["tools"][0]["toolSpec"]["inputSchema"]["json"],
+            Format::Anthropic => &tools[0]["input_schema"],
+            Format::Gemini => &tools[0]["functionDeclarations"][0]["parameters"],
+            Format::OpenaiResponses => &tools[0]["parameters"],
+            _ => &tools[0]["function"]["parameters"],
+        };
+        (!t.is_null()).then(|| t.clone())
+    }
+
+    #[test]
+    fn a_tool_without_parameters_gets_an_empty_object_where_the_target_requires_a_schema() {
+        let empty = json!({"type": "object", "properties": {}});
+        for format in Format::CHAT {
+            let out = encode_tools(vec![no_params()], format, &Options::default()).unwrap();
+            assert!(out.losses.is_empty(), "{format}: {:?}", out.losses);
+            let required = matches!(
+                format,
+                Format::Anthropic | Format::Bedrock | Format::Mistral | Format::Cohere
+            );
+            let expected = required.then(|| empty.clone());
+            assert_eq!(schema_of(format, &out.value), expected, "{format}");
+        }
+    }
+
+    #[test]
+    fn a_mistral_or_cohere_tool_without_parameters_is_written_back_without() {
+        for format in [Format::Mistral, Format::Cohere] {
+            let body = json!({
+                "model": "m",
+                "messages": [{"role": "user", "content": "Hi"}],
+                "tools": [{"type": "function", "function": {"name": "now"}}]
+            });
+            let same = convert_request_value(&body, format, format, &Options::default()).unwrap();
+            assert_eq!(same.value["tools"], body["tools"], "{format}");
+            let other = match format {
+                Format::Mistral => Format::Cohere,
+                _ => Format::Mistral,
+            };
+            let out = convert_request_value(&body, format, other, &Options::default()).unwrap();
+            assert_eq!(
+                out.value["tools"][0]["function"]["parameters"],
+                json!({"type": "object", "properties": {}}),
+                "{format} → {other}"
+            );
+        }
+    }
+}
