@@ -58,9 +58,9 @@
 //!
 //! Hints: see `hints.rs`.
 
-use crate::passes::response::Required;
 use crate::codec::Codec;
 use crate::model::{self, Cache, Message, PartMeta, Role, Tool, Vendor};
+use crate::passes::response::Required;
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};

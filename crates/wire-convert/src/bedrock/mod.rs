@@ -82,9 +82,9 @@
 //! hold unknown fields of those objects, and `$additionalModelRequestFields.<key>` the keys
 //! of that object the neutral model has no place for.
 
-use crate::passes::response::Required;
 use crate::codec::Codec;
 use crate::model::{self, Cache, PartMeta, Tool};
+use crate::passes::response::Required;
 use crate::{Ctx, Error};
 use wire_types::bedrock as w;
 use wire_types::{Extra, Format};

@@ -51,9 +51,9 @@
 //! [`ReasoningConfig`]: crate::model::ReasoningConfig
 //! [`OutputFormat::JsonSchema`]: crate::model::OutputFormat::JsonSchema
 
-use crate::passes::response::Required;
 use crate::codec::Codec;
 use crate::model::{self, Tool};
+use crate::passes::response::Required;
 use crate::{Ctx, Error};
 use wire_types::cohere as w;
 use wire_types::{Extra, Format, TextOrParts};

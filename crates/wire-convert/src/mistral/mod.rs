@@ -46,9 +46,9 @@
 //!
 //! Hints: see `hints.rs`.
 
-use crate::passes::response::Required;
 use crate::codec::Codec;
 use crate::model::{self, Tool};
+use crate::passes::response::Required;
 use crate::{Ctx, Error};
 use wire_types::Format;
 use wire_types::mistral as w;

@@ -238,14 +238,14 @@ fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
         }
     }
     let prompt_tokens_details = if own_details {
-            let mut d: w::PromptTokensDetails = details
-                .and_then(|d| serde_json::from_value(d).ok())
-                .unwrap_or_default();
-            d.cached_tokens = u.cached_input_tokens;
-            Some(d)
-        } else {
-            None
-        };
+        let mut d: w::PromptTokensDetails = details
+            .and_then(|d| serde_json::from_value(d).ok())
+            .unwrap_or_default();
+        d.cached_tokens = u.cached_input_tokens;
+        Some(d)
+    } else {
+        None
+    };
     let total = u
         .total_tokens
         .or_else(|| match (u.input_tokens, u.output_tokens) {

@@ -107,8 +107,9 @@ fn finish_reasons_map_by_kind() {
 }
 
 /// Every request and response fixture of every format, encoded as Mistral, reads back
-/// with the wire types and validates (Mistral has no official schema to check
-/// against), and writes again as the same JSON.
+/// with the wire types and passes the format's own checks, and writes again as the same
+/// JSON (the conversion matrix checks the same outputs against the official schema,
+/// `fixtures/conformance/mistral.{request,response}.schema.json`).
 #[test]
 fn every_encoded_fixture_reads_back() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
@@ -382,7 +383,10 @@ fn usage_carries_only_the_sdk_counts_unless_mistral_itself_sent_the_cached_count
         .iter()
         .find(|l| l.path == "/usage/prompt_tokens_details/cached_tokens")
         .expect("the cached count is reported");
-    assert_eq!((loss.kind, loss.code), (LossKind::Dropped, LossCode::UsageChanged));
+    assert_eq!(
+        (loss.kind, loss.code),
+        (LossKind::Dropped, LossCode::UsageChanged)
+    );
 
     // A Mistral response that had the details (the API sends them) keeps them.
     let mine = include_str!("../../../../fixtures/mistral/response/rule-model-length.json");

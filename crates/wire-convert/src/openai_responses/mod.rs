@@ -46,9 +46,9 @@
 //!
 //! Hints (how the source spelled what the neutral model normalizes): see `hints.rs`.
 
-use crate::passes::response::Required;
 use crate::codec::Codec;
 use crate::model::{self, Opaque, Part, PartMeta, Tool, Vendor};
+use crate::passes::response::Required;
 use crate::util::drop_cache;
 use crate::{Ctx, Error};
 use hints::{ABSENT, ITEM, KEPT};

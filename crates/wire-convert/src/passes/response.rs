@@ -199,9 +199,12 @@ mod tests {
 
     #[test]
     fn a_bare_response_gets_the_stand_ins_each_target_requires_with_a_loss_each() {
-        let resp = bare(vec![answer(vec![Part::text("Hi")], Some(StopKind::EndTurn))]);
-        let mistral = encode_response_value(resp.clone(), Format::Mistral, &Options::default())
-            .unwrap();
+        let resp = bare(vec![answer(
+            vec![Part::text("Hi")],
+            Some(StopKind::EndTurn),
+        )]);
+        let mistral =
+            encode_response_value(resp.clone(), Format::Mistral, &Options::default()).unwrap();
         assert_eq!(mistral.value["id"], json!(""));
         assert_eq!(mistral.value["model"], json!(""));
         assert_eq!(mistral.value["created"], json!(0));
@@ -219,7 +222,10 @@ mod tests {
             losses(&mistral),
             defaulted(&["/id", "/model", "/created", "/usage"])
         );
-        assert_eq!(schema_errors(Format::Mistral, &mistral.value), Vec::<String>::new());
+        assert_eq!(
+            schema_errors(Format::Mistral, &mistral.value),
+            Vec::<String>::new()
+        );
 
         // The same rule, for each target what its SDK requires.
         let expect: [(Format, &[&str]); 7] = [
@@ -234,7 +240,11 @@ mod tests {
         for (format, paths) in expect {
             let out = encode_response_value(resp.clone(), format, &Options::default()).unwrap();
             assert_eq!(losses(&out), defaulted(paths), "{format}");
-            assert_eq!(schema_errors(format, &out.value), Vec::<String>::new(), "{format}");
+            assert_eq!(
+                schema_errors(format, &out.value),
+                Vec::<String>::new(),
+                "{format}"
+            );
         }
     }
 
@@ -257,7 +267,10 @@ mod tests {
             answer(vec![Part::text("Done.")], None),
         ]);
         let out = encode_response_value(resp, Format::OpenaiChat, &Options::default()).unwrap();
-        assert_eq!(out.value["choices"][0]["finish_reason"], json!("tool_calls"));
+        assert_eq!(
+            out.value["choices"][0]["finish_reason"],
+            json!("tool_calls")
+        );
         assert_eq!(out.value["choices"][1]["finish_reason"], json!("stop"));
         let at: Vec<&str> = out
             .losses
@@ -270,18 +283,29 @@ mod tests {
 
     #[test]
     fn no_answer_becomes_one_empty_assistant_message_where_the_body_holds_one() {
-        let out = encode_response_value(bare(Vec::new()), Format::Cohere, &Options::default())
-            .unwrap();
+        let out =
+            encode_response_value(bare(Vec::new()), Format::Cohere, &Options::default()).unwrap();
         assert_eq!(out.value["finish_reason"], json!("COMPLETE"));
         assert_eq!(out.value["message"]["role"], json!("assistant"));
         assert_eq!(
             losses(&out),
             [
-                ("/id".to_owned(), LossKind::Changed, LossCode::FieldDefaulted),
-                ("/choices".to_owned(), LossKind::Changed, LossCode::FieldDefaulted),
+                (
+                    "/id".to_owned(),
+                    LossKind::Changed,
+                    LossCode::FieldDefaulted
+                ),
+                (
+                    "/choices".to_owned(),
+                    LossKind::Changed,
+                    LossCode::FieldDefaulted
+                ),
             ]
         );
-        assert_eq!(schema_errors(Format::Cohere, &out.value), Vec::<String>::new());
+        assert_eq!(
+            schema_errors(Format::Cohere, &out.value),
+            Vec::<String>::new()
+        );
         // A format whose body holds a list of choices keeps an empty list.
         let chat = encode_response_value(bare(Vec::new()), Format::OpenaiChat, &Options::default())
             .unwrap();
