@@ -69,7 +69,8 @@ impl Codec for Mistral {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<Vec<w::Tool>>;
-    // Required by the SDK's response type: `id`, `model`, `created`, `usage` and every choice's `finish_reason`.
+    // Required by the SDK's response type: `id`, `model`, `created`, `usage` and every
+    // choice's `finish_reason`.
     const RESPONSE_REQUIRES: Required = Required {
         id: true,
         model: true,

@@ -15,7 +15,7 @@
 //! | `created` | `0`, the Unix epoch ([`STAND_IN_CREATED`]) |
 //! | `usage` | `0` input and `0` output tokens |
 //! | a choice's `stop_reason` | `tool_use` when the answer calls tools, else `end_turn` |
-//! | the answer itself | one empty assistant message, at the end of its turn (for a body that holds exactly one) |
+//! | the answer | one empty assistant message at the end of its turn (a body that holds one) |
 
 use crate::model::{Choice, Message, Part, Response, Role, StopKind, StopReason, Usage};
 use crate::{Ctx, LossCode};
