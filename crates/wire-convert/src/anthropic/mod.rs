@@ -114,6 +114,14 @@ impl Codec for Anthropic {
         response::encode_response(response, ctx)
     }
 
+    fn bare_request(items: Value, tools: Value) -> Value {
+        let mut body = serde_json::json!({"model": "", "max_tokens": 1, "messages": items});
+        if !tools.is_null() {
+            body["tools"] = tools;
+        }
+        body
+    }
+
     fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Self::Tools {
         tools::encode_tools(tools, ctx)
     }

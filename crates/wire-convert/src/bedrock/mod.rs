@@ -105,6 +105,7 @@ impl Codec for Bedrock {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<w::ToolConfig>;
+    const TOOLS: &'static str = "toolConfig";
     // Required by the SDK's response type: `usage`, `stopReason` and the `output` message.
     const RESPONSE_REQUIRES: Required = Required {
         id: false,

@@ -74,6 +74,7 @@ impl Codec for OpenaiResponses {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<Vec<w::Tool>>;
+    const ITEMS: &'static str = "input";
     // Required by the SDK's response type: `id`, `model` and `created_at`.
     const RESPONSE_REQUIRES: Required = Required {
         id: true,
