@@ -618,12 +618,24 @@ fn decode_tools_owned(
         },
         options,
     )?;
-    Ok(Decoded {
+    let mut decoded = Decoded {
         value: request.tools,
         losses,
         map,
         bare: Some(bare),
-    })
+    };
+    // Bedrock's `toolConfig` also holds the tool choice, which is no tool definition.
+    if request.tool_choice.is_some() {
+        decoded.losses.push(Loss {
+            path: decoded.source_path("/tool_choice"),
+            kind: crate::LossKind::Dropped,
+            code: crate::LossCode::ToolChoiceChanged,
+            detail: "a tools value read alone keeps the tool definitions only: the tool \
+                     choice is not read"
+                .into(),
+        });
+    }
+    Ok(decoded)
 }
 
 // ---------------------------------------------------------------------------------------

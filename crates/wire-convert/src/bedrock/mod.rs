@@ -136,6 +136,16 @@ impl Codec for Bedrock {
         response::encode_response(response, ctx)
     }
 
+    /// Converse needs a `toolConfig` beside messages that hold tool blocks: a bare
+    /// conversation gets an empty one (its tools are not read).
+    fn bare_request(items: serde_json::Value, tools: serde_json::Value) -> serde_json::Value {
+        let tools = match tools {
+            serde_json::Value::Null => serde_json::json!({"tools": []}),
+            t => t,
+        };
+        serde_json::json!({"messages": items, "toolConfig": tools})
+    }
+
     fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Self::Tools {
         tools::encode_tools(tools, ctx)
     }
