@@ -510,8 +510,10 @@ mod tests {
 
     #[test]
     fn a_part_without_text_is_dropped_under_drop() {
-        let mut options = Options::default();
-        options.opaque = OpaqueMode::Drop;
+        let options = Options {
+            opaque: OpaqueMode::Drop,
+            ..Options::default()
+        };
         let out = convert_request_value(
             &unknown_part_body(),
             Format::OpenaiChat,
