@@ -29,7 +29,9 @@ struct Cli {
 enum Command {
     /// Convert a request or response body to another format.
     ///
-    /// The converted JSON goes to stdout; every loss (what the target could not carry)
+    /// With --from, a bare conversation (one message or an array of them, as in that
+    /// format's request) or a bare tools array converts too, to the target's items or
+    /// tools value. The converted JSON goes to stdout; every loss (what the target could not carry)
     /// goes to stderr as `loss: <json-pointer>: <reason>`. Exit 0 on success, 1 with
     /// --strict when something was lost, 2 when the input cannot be read.
     Convert {
@@ -219,19 +221,30 @@ fn convert_one(
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let text = std::str::from_utf8(bytes)
         .map_err(|e| format!("not UTF-8: invalid byte at offset {}", e.valid_up_to()))?;
-    match convert::convert_request(text, format, to, options) {
-        Ok(out) => Ok(out),
-        Err(request_error) => {
-            convert::convert_response(text, format, to, options).map_err(|response_error| {
-                let depth = |e: &convert::Error| e.pointer().map_or(0, str::len);
-                if depth(&response_error) > depth(&request_error) {
-                    response_error.to_string()
-                } else {
-                    request_error.to_string()
-                }
-            })
+    let request_error = match convert::convert_request(text, format, to, options) {
+        Ok(out) => return Ok(out),
+        Err(e) => e,
+    };
+    let response_error = match convert::convert_response(text, format, to, options) {
+        Ok(out) => return Ok(out),
+        Err(e) => e,
+    };
+    // Neither: a bare conversation (one message or an array) or tools array, perhaps.
+    if let Ok(value) = toolwire::types::value_from_str(text) {
+        if let Some(out) = convert_bare(&value, format, to, options) {
+            return Ok(Converted {
+                value: toolwire::types::to_string(&out.value),
+                losses: out.losses,
+                ids: out.ids,
+            });
         }
     }
+    let depth = |e: &convert::Error| e.pointer().map_or(0, str::len);
+    Err(if depth(&response_error) > depth(&request_error) {
+        response_error.to_string()
+    } else {
+        request_error.to_string()
+    })
 }
 
 /// [`convert_one`] of a body whose format is detected (which needs its `Value`).
@@ -255,9 +268,10 @@ fn convert_detected(
         }
     };
     let out = result.map_err(|e| e.to_string())?;
-    // A converted body is an object: anything else means it could not be written, and
-    // is never printed as if it were the answer.
-    if !out.value.is_object() {
+    // A converted body is an object (a bare conversation or tools value: what it was):
+    // anything else means it could not be written, and is never printed as if it were
+    // the answer.
+    if !(out.value.is_object() || out.value.is_array()) {
         return Err(format!(
             "the converted {to} body could not be written (got {})",
             if out.value.is_null() {
@@ -272,6 +286,63 @@ fn convert_detected(
         losses: out.losses,
         ids: out.ids,
     })
+}
+
+/// A body that is no request or response of `format`, read as a bare conversation (one
+/// message, or an array of them) or a bare tools value, and written as `to`'s: the
+/// conversation items as an array, the tools value as `to` writes it. `None` when it is
+/// neither.
+fn convert_bare(
+    value: &Value,
+    format: Format,
+    to: Format,
+    options: &Options,
+) -> Option<Converted<Value>> {
+    if let Ok(decoded) = convert::decode_messages_value(value, format, options) {
+        let request = convert::model::Request {
+            messages: decoded.value.clone(),
+            source: Some(format),
+            ..Default::default()
+        };
+        let out = convert::encode_messages(request, to, options).ok()?;
+        let items = out
+            .value
+            .iter()
+            .map(|i| serde_json::from_str(i.get()))
+            .collect::<Result<Vec<Value>, _>>()
+            .ok()?;
+        let losses = bare_losses(decoded.losses.clone(), out.losses, |p| {
+            decoded.source_path(p)
+        });
+        return Some(Converted {
+            value: Value::Array(items),
+            losses,
+            ids: out.ids,
+        });
+    }
+    let decoded = convert::decode_tools_value(value, format, options).ok()?;
+    let out = convert::encode_tools(decoded.value.clone(), to, options).ok()?;
+    let losses = bare_losses(decoded.losses.clone(), out.losses, |p| {
+        decoded.source_path(p)
+    });
+    Some(Converted {
+        value: out.value,
+        losses,
+        ids: out.ids,
+    })
+}
+
+/// The decoder's losses, then the encoder's with their pointers rewritten into the input.
+fn bare_losses(
+    mut decoded: Vec<Loss>,
+    encoded: Vec<Loss>,
+    source_path: impl Fn(&str) -> String,
+) -> Vec<Loss> {
+    decoded.extend(encoded.into_iter().map(|mut l| {
+        l.path = source_path(&l.path);
+        l
+    }));
+    decoded
 }
 
 fn convert_lines(

@@ -4,8 +4,8 @@
 //!
 //! Every conversion runs the same pipeline: read the wire types → decode into the
 //! neutral model → resolve result names → (encoding) put results in call order → wrap
-//! the calls of non-object tools → map tool-call ids → encode → rewrite loss pointers
-//! into the input.
+//! the calls of non-object tools → (responses) fill what the target requires and the
+//! source lacks → map tool-call ids → encode → rewrite loss pointers into the input.
 
 use crate::codec::{Input, Out, Written, codec};
 use crate::ctx::{self, Ctx, SourceMap};
@@ -35,6 +35,8 @@ pub struct Decoded<T> {
     /// text, say).
     pub losses: Vec<Loss>,
     map: SourceMap,
+    /// Where the input sat in the body it was decoded as, for bare items and tools.
+    bare: Option<Bare>,
 }
 
 impl<T> Decoded<T> {
@@ -42,7 +44,11 @@ impl<T> Decoded<T> {
     /// this value was decoded from. Without a source map ([`Options::source_map`] off)
     /// the pointer comes back as it is.
     pub fn source_path(&self, neutral: &str) -> String {
-        ctx::to_source(&ctx::index(&self.map, &[neutral]), neutral, self.map.format)
+        let path = ctx::to_source(&ctx::index(&self.map, &[neutral]), neutral, self.map.format);
+        match self.bare {
+            Some(bare) => bare.rebase(&path),
+            None => path,
+        }
     }
 }
 
@@ -60,6 +66,7 @@ fn decode_request_from(
         value,
         losses: ctx.take_losses(),
         map: ctx.take_map(),
+        bare: None,
     })
 }
 
@@ -76,6 +83,7 @@ fn decode_response_from(
         value,
         losses: ctx.take_losses(),
         map: ctx.take_map(),
+        bare: None,
     })
 }
 
@@ -120,6 +128,7 @@ fn encode_response_as(
     let codec = codec(to, "chat response")?;
     let mut ctx = Ctx::new(to, options);
     ctx.source = resp.source;
+    passes::response::fill_required(&mut resp, codec.response_requires(), &mut ctx);
     let ids = ids::map_response(&mut resp, &mut ctx);
     let value = codec.encode_response(resp, out, &mut ctx)?;
     Ok(Converted {
@@ -355,7 +364,9 @@ pub fn convert_request(
     to: Format,
     options: &Options,
 ) -> Result<Converted<String>, Error> {
-    let Decoded { value, losses, map } = decode_request_from(Input::Text(body), from, options)?;
+    let Decoded {
+        value, losses, map, ..
+    } = decode_request_from(Input::Text(body), from, options)?;
     let encoded = encode_request_as(value, to, options, Out::Text)?;
     finish(losses, &map, encoded, options)?.text()
 }
@@ -367,7 +378,9 @@ pub fn convert_request_value(
     to: Format,
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
-    let Decoded { value, losses, map } = decode_request_from(Input::Value(body), from, options)?;
+    let Decoded {
+        value, losses, map, ..
+    } = decode_request_from(Input::Value(body), from, options)?;
     let encoded = encode_request_as(value, to, options, Out::Value)?;
     finish(losses, &map, encoded, options)?.value()
 }
@@ -379,7 +392,9 @@ pub fn convert_response(
     to: Format,
     options: &Options,
 ) -> Result<Converted<String>, Error> {
-    let Decoded { value, losses, map } = decode_response_from(Input::Text(body), from, options)?;
+    let Decoded {
+        value, losses, map, ..
+    } = decode_response_from(Input::Text(body), from, options)?;
     let encoded = encode_response_as(value, to, options, Out::Text)?;
     finish(losses, &map, encoded, options)?.text()
 }
@@ -391,9 +406,236 @@ pub fn convert_response_value(
     to: Format,
     options: &Options,
 ) -> Result<Converted<Value>, Error> {
-    let Decoded { value, losses, map } = decode_response_from(Input::Value(body), from, options)?;
+    let Decoded {
+        value, losses, map, ..
+    } = decode_response_from(Input::Value(body), from, options)?;
     let encoded = encode_response_as(value, to, options, Out::Value)?;
     finish(losses, &map, encoded, options)?.value()
+}
+
+// ---------------------------------------------------------------------------------------
+// Bare conversations and tools
+
+/// Where bare items or tools sat in the request body they were decoded as: pointers into
+/// that body are rewritten into pointers into the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Bare {
+    /// The body member that held the input (`/messages`, `/tools`, …).
+    member: &'static str,
+    /// The input was one item, put in an array of one.
+    single: bool,
+}
+
+impl Bare {
+    /// `/messages/2/content` → `/2/content` (an array), `/messages/0/content` →
+    /// `/content` (one message); a pointer elsewhere in the body is kept as it is.
+    fn rebase(self, pointer: &str) -> String {
+        let Some(rest) = pointer
+            .strip_prefix('/')
+            .and_then(|p| p.strip_prefix(self.member))
+            .filter(|r| r.is_empty() || r.starts_with('/'))
+        else {
+            return pointer.to_owned();
+        };
+        if self.single {
+            let rest = rest.strip_prefix("/0").unwrap_or(rest);
+            return rest.to_owned();
+        }
+        rest.to_owned()
+    }
+
+    fn losses(self, losses: Vec<Loss>) -> Vec<Loss> {
+        losses
+            .into_iter()
+            .map(|mut l| {
+                l.path = self.rebase(&l.path);
+                l
+            })
+            .collect()
+    }
+
+    fn error(self, e: Error) -> Error {
+        match e {
+            Error::Read(r) => Error::Read(wire_types::Error::new(
+                r.category(),
+                self.rebase(r.pointer()),
+                r.message(),
+            )),
+            Error::Invalid { pointer, message } => Error::Invalid {
+                pointer: self.rebase(&pointer),
+                message,
+            },
+            other => other,
+        }
+    }
+}
+
+/// Decodes `items` (an array) and `tools` as the bare request of `from`.
+fn decode_bare(
+    from: Format,
+    items: Value,
+    tools: Value,
+    bare: impl FnOnce(&'static str, &'static str) -> Bare,
+    options: &Options,
+) -> Result<(model::Request, Vec<Loss>, SourceMap, Bare), Error> {
+    let codec = codec(from, "conversation")?;
+    let (items_member, tools_member) = codec.members();
+    let bare = bare(items_member, tools_member);
+    let mut ctx = Ctx::new(from, options);
+    let mut request = codec
+        .decode_bare(items, tools, &mut ctx)
+        .map_err(|e| bare.error(e))?;
+    request.source = Some(from);
+    passes::resolve_result_names(&mut request.messages);
+    let losses = bare.losses(ctx.take_losses());
+    Ok((request, losses, ctx.take_map(), bare))
+}
+
+/// Reads a bare conversation of format `from` — one message, or an array of them, as
+/// they appear in that format's request (OpenAI Chat, Anthropic, Ollama, Bedrock, Mistral
+/// and Cohere `messages`; Responses `input` items; Gemini `contents`) — into neutral
+/// messages. Loss and error pointers point into the input: `/2/content/0` in an array,
+/// `/content/0` in a single message. [`encode_messages`] writes them back.
+///
+/// ```
+/// use wire_convert::model::{Request, Role};
+/// use wire_convert::{Format, Options, decode_messages, encode_messages};
+///
+/// let one = r#"{"role":"user","content":"Hi"}"#;
+/// let messages = decode_messages(one, Format::OpenaiChat, &Options::default())?.value;
+/// assert_eq!(messages[0].role, Role::User);
+/// assert_eq!(messages[0].joined_text(), "Hi");
+///
+/// let request = Request { messages, ..Default::default() };
+/// let back = encode_messages(request, Format::OpenaiChat, &Options::default())?;
+/// assert_eq!(back.value[0].get(), one);
+///
+/// let err = decode_messages(r#"[{"role":"tool","content":"x"}]"#, Format::OpenaiChat,
+///     &Options::default()).unwrap_err();
+/// assert_eq!(err.to_string(), "/0/tool_call_id: missing field");
+/// # Ok::<(), wire_convert::Error>(())
+/// ```
+pub fn decode_messages(
+    input: &str,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<Vec<model::Message>>, Error> {
+    decode_messages_owned(wire_types::value_from_str(input)?, from, options)
+}
+
+/// [`decode_messages`], from a `serde_json::Value`.
+pub fn decode_messages_value(
+    input: &Value,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<Vec<model::Message>>, Error> {
+    decode_messages_owned(input.clone(), from, options)
+}
+
+fn decode_messages_owned(
+    input: Value,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<Vec<model::Message>>, Error> {
+    let (items, single) = match input {
+        Value::Array(_) => (input, false),
+        Value::Object(_) => (Value::Array(vec![input]), true),
+        _ => {
+            return Err(Error::invalid(
+                "",
+                "expected a message (an object) or an array of messages",
+            ));
+        }
+    };
+    let (request, losses, map, bare) = decode_bare(
+        from,
+        items,
+        Value::Null,
+        |member, _| Bare { member, single },
+        options,
+    )?;
+    Ok(Decoded {
+        value: request.messages,
+        losses,
+        map,
+        bare: Some(bare),
+    })
+}
+
+/// Reads a bare tools value of format `from` — what [`encode_tools`] writes: the `tools`
+/// array (Bedrock: the `toolConfig` object) — into neutral tool definitions. An OpenAI
+/// Chat tool may leave out `"type": "function"` (`[{"function": {…}}]`); it is written
+/// back with it. Loss and error pointers point into the input (`/1/function/name`).
+///
+/// ```
+/// use wire_convert::model::Tool;
+/// use wire_convert::{Format, Options, decode_tools, encode_tools};
+///
+/// let tools = r#"[{"function":{"name":"now","parameters":{"type":"object"}}}]"#;
+/// let tools = decode_tools(tools, Format::OpenaiChat, &Options::default())?.value;
+/// let Tool::Function(def) = &tools[0] else { unreachable!() };
+/// assert_eq!(def.name, "now");
+///
+/// let back = encode_tools(tools, Format::OpenaiChat, &Options::default())?;
+/// assert_eq!(
+///     back.value,
+///     serde_json::json!([{"type": "function", "function": {"name": "now", "parameters": {"type": "object"}}}])
+/// );
+/// # Ok::<(), wire_convert::Error>(())
+/// ```
+pub fn decode_tools(
+    input: &str,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<Vec<model::Tool>>, Error> {
+    decode_tools_owned(wire_types::value_from_str(input)?, from, options)
+}
+
+/// [`decode_tools`], from a `serde_json::Value`.
+pub fn decode_tools_value(
+    input: &Value,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<Vec<model::Tool>>, Error> {
+    decode_tools_owned(input.clone(), from, options)
+}
+
+fn decode_tools_owned(
+    input: Value,
+    from: Format,
+    options: &Options,
+) -> Result<Decoded<Vec<model::Tool>>, Error> {
+    if from == Format::Mcp {
+        return decode_mcp_tools(wire_types::from_value(&input)?, options);
+    }
+    let (request, losses, map, bare) = decode_bare(
+        from,
+        Value::Array(Vec::new()),
+        input,
+        |_, member| Bare {
+            member,
+            single: false,
+        },
+        options,
+    )?;
+    let mut decoded = Decoded {
+        value: request.tools,
+        losses,
+        map,
+        bare: Some(bare),
+    };
+    // Bedrock's `toolConfig` also holds the tool choice, which is no tool definition.
+    if request.tool_choice.is_some() {
+        decoded.losses.push(Loss {
+            path: decoded.source_path("/tool_choice"),
+            kind: crate::LossKind::Dropped,
+            code: crate::LossCode::ToolChoiceChanged,
+            detail: "a tools value read alone keeps the tool definitions only: the tool \
+                     choice is not read"
+                .into(),
+        });
+    }
+    Ok(decoded)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -497,6 +739,7 @@ pub fn decode_mcp_tools(
         value: page.tools,
         losses: ctx.take_losses(),
         map: SourceMap::default(),
+        bare: None,
     })
 }
 
@@ -513,6 +756,7 @@ pub fn decode_mcp_call(
         value,
         losses: ctx.take_losses(),
         map: SourceMap::default(),
+        bare: None,
     })
 }
 
@@ -548,6 +792,7 @@ pub fn decode_mcp_result(
         value,
         losses: ctx.take_losses(),
         map: SourceMap::default(),
+        bare: None,
     })
 }
 

@@ -7,6 +7,7 @@
 //! reads the wire types from text or a `Value` and writes them back, so the entry points
 //! in `api.rs` hold no per-format code.
 
+use crate::passes::response::Required;
 use crate::stream::{EventDecoder, EventEncoder};
 use crate::{Ctx, Error, Format, model};
 use serde::Serialize;
@@ -42,6 +43,31 @@ pub(crate) trait Codec: Sync + 'static {
     ) -> Result<Self::Response, Error>;
     /// Neutral tool definitions → the format's tools value.
     fn encode_tools(tools: Vec<model::Tool>, ctx: &mut Ctx<'_>) -> Self::Tools;
+    /// The request member that holds the conversation items (`messages`; Responses
+    /// `input`, Gemini `contents`).
+    const ITEMS: &'static str = "messages";
+    /// The request member that holds what [`encode_tools`](Codec::encode_tools) writes
+    /// (`tools`; Bedrock `toolConfig`).
+    const TOOLS: &'static str = "tools";
+
+    /// A request body around bare conversation items (a JSON array) and a bare tools
+    /// value (`Value::Null` for none): the items under [`ITEMS`](Codec::ITEMS), the tools
+    /// under [`TOOLS`](Codec::TOOLS), and whatever else the format's body requires
+    /// (`model`), which the caller throws away.
+    fn bare_request(items: Value, tools: Value) -> Value {
+        let mut body = serde_json::Map::new();
+        body.insert("model".into(), Value::String(String::new()));
+        body.insert(Self::ITEMS.into(), items);
+        if !tools.is_null() {
+            body.insert(Self::TOOLS.into(), tools);
+        }
+        Value::Object(body)
+    }
+
+    /// What the format's response requires, filled by
+    /// [`passes::response`](crate::passes::response) before
+    /// [`encode_response`](Codec::encode_response) where the source lacks it.
+    const RESPONSE_REQUIRES: Required = Required::NONE;
     /// The conversation items of a request (messages, input items, contents), each as
     /// its JSON text.
     fn items(request: &Self::Request) -> Vec<Box<RawValue>>;
@@ -129,6 +155,17 @@ pub(crate) trait Dyn: Sync {
         ctx: &mut Ctx<'_>,
     ) -> Result<Written, Error>;
     fn encode_tools(&self, tools: Vec<model::Tool>, ctx: &mut Ctx<'_>) -> Result<Value, Error>;
+    /// Decodes bare conversation items and a bare tools value as [`Codec::bare_request`]
+    /// wraps them.
+    fn decode_bare(
+        &self,
+        items: Value,
+        tools: Value,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<model::Request, Error>;
+    /// [`Codec::ITEMS`] and [`Codec::TOOLS`].
+    fn members(&self) -> (&'static str, &'static str);
+    fn response_requires(&self) -> Required;
     fn stream_decoder(&self) -> Box<dyn EventDecoder>;
     fn stream_encoder(&self) -> Box<dyn EventEncoder>;
 }
@@ -175,6 +212,25 @@ impl<C: Codec> Dyn for C {
             Written::Value(v) => Ok(v),
             _ => Err(Error::invalid("", "tools written as text")),
         }
+    }
+
+    fn decode_bare(
+        &self,
+        items: Value,
+        tools: Value,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<model::Request, Error> {
+        let wire: C::Request = wire_types::from_value(&C::bare_request(items, tools))?;
+        C::check_request(&wire)?;
+        C::decode_request(wire, ctx)
+    }
+
+    fn members(&self) -> (&'static str, &'static str) {
+        (C::ITEMS, C::TOOLS)
+    }
+
+    fn response_requires(&self) -> Required {
+        C::RESPONSE_REQUIRES
     }
 
     fn stream_decoder(&self) -> Box<dyn EventDecoder> {

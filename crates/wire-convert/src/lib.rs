@@ -16,6 +16,8 @@
 //! | decode a body into the neutral model | [`decode_request`], [`decode_response`] | [`decode_request_value`], [`decode_response_value`] |
 //! | encode the neutral model as a body | [`encode_request`], [`encode_response`] | [`encode_request_value`], [`encode_response_value`] |
 //! | convert a body between formats | [`convert_request`], [`convert_response`] | [`convert_request_value`], [`convert_response_value`] |
+//! | decode a bare conversation (one message or an array) | [`decode_messages`] | [`decode_messages_value`] |
+//! | decode a bare tools value | [`decode_tools`] | [`decode_tools_value`] |
 //!
 //! and, for the pieces of a conversation: [`encode_messages`] (a request's messages
 //! alone, each as JSON text), [`encode_tools`] (a tools array in any format, MCP
@@ -77,10 +79,11 @@ mod openai_responses;
 
 pub use api::{
     Converted, Decoded, adapt_schema, convert_request, convert_request_value, convert_response,
-    convert_response_value, decode_mcp_call, decode_mcp_result, decode_mcp_tools, decode_request,
-    decode_request_value, decode_response, decode_response_value, encode_mcp_call,
-    encode_mcp_result, encode_mcp_tools, encode_messages, encode_request, encode_request_value,
-    encode_response, encode_response_value, encode_tools, is_object_schema,
+    convert_response_value, decode_mcp_call, decode_mcp_result, decode_mcp_tools, decode_messages,
+    decode_messages_value, decode_request, decode_request_value, decode_response,
+    decode_response_value, decode_tools, decode_tools_value, encode_mcp_call, encode_mcp_result,
+    encode_mcp_tools, encode_messages, encode_request, encode_request_value, encode_response,
+    encode_response_value, encode_tools, is_object_schema,
 };
 pub use error::Error;
 pub use ids::{IdMap, IdRule};

@@ -18,8 +18,9 @@ pub enum ReasoningMode {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum OpaqueMode {
-    /// Keep its `text` field, if it has one, as a text part (a `changed` loss); a part
-    /// without text is dropped (a `dropped` loss).
+    /// Keep its `text` field, if it has one, as a text part; a part without text is kept
+    /// as its JSON text, without the signatures and encrypted payloads in it (a `changed`
+    /// loss either way).
     #[default]
     AsText,
     /// Drop it, a `dropped` loss.

@@ -326,10 +326,56 @@ pub(crate) fn keep<T: Serialize>(
     }
 }
 
-/// What an opaque part becomes in a format that does not understand it: with
-/// [`OpaqueMode::AsText`] and a `text` field, that text as a text part (a `changed`
-/// loss); otherwise nothing (a `dropped` loss). Parts without text (server-tool blocks,
-/// hosted-tool items) are never dumped as JSON into the conversation.
+/// Keys of an opaque part whose values are tokens only their own provider may read
+/// (signatures, encrypted payloads): never written into another format's conversation,
+/// not even as text.
+const SECRET_KEYS: &[&str] = &[
+    "signature",
+    "thoughtSignature",
+    "thought_signature",
+    "encrypted_content",
+    "encrypted_index",
+    "encrypted_stdout",
+];
+
+/// `value` without the [`SECRET_KEYS`] (at any depth); whether any was removed.
+fn without_secrets(value: &Value) -> (Value, bool) {
+    match value {
+        Value::Object(m) => {
+            let mut removed = false;
+            let mut out = serde_json::Map::with_capacity(m.len());
+            for (k, v) in m {
+                if SECRET_KEYS.contains(&k.as_str()) {
+                    removed = true;
+                    continue;
+                }
+                let (v, r) = without_secrets(v);
+                removed |= r;
+                out.insert(k.clone(), v);
+            }
+            (Value::Object(out), removed)
+        }
+        Value::Array(a) => {
+            let mut removed = false;
+            let out = a
+                .iter()
+                .map(|v| {
+                    let (v, r) = without_secrets(v);
+                    removed |= r;
+                    v
+                })
+                .collect();
+            (Value::Array(out), removed)
+        }
+        other => (other.clone(), false),
+    }
+}
+
+/// What an opaque part becomes in a format that does not understand it. With
+/// [`OpaqueMode::AsText`]: its `text` field, if it has one, as a text part; otherwise the
+/// part itself as its compact JSON text, without the signatures and encrypted payloads in
+/// it (those are only ever sent to the format that made them); a `changed` loss either
+/// way. With [`OpaqueMode::Drop`]: nothing (a `dropped` loss).
 pub(crate) fn opaque_elsewhere(ctx: &mut Ctx<'_>, opaque: &Opaque, at: &str) -> Option<Part> {
     let kind = opaque
         .value
@@ -337,34 +383,41 @@ pub(crate) fn opaque_elsewhere(ctx: &mut Ctx<'_>, opaque: &Opaque, at: &str) -> 
         .and_then(Value::as_str)
         .map(|t| format!("`{t}` "))
         .unwrap_or_default();
-    let text = opaque.value.get("text").and_then(Value::as_str);
-    match (ctx.options.opaque, text) {
-        (OpaqueMode::AsText, Some(text)) => {
-            ctx.changed(
-                LossCode::PartAsText,
-                at.to_owned(),
-                format!(
-                    "{} part {kind}has no equivalent in {}; its text is sent as a text part",
-                    opaque.format, ctx.format
-                ),
-            );
-            Some(Part::Text(Text {
-                text: text.to_owned(),
-                meta: PartMeta::default(),
-            }))
-        }
-        _ => {
-            ctx.dropped(
-                LossCode::PartUnsupported,
-                at.to_owned(),
-                format!(
-                    "{} part {kind}has no equivalent in {}",
-                    opaque.format, ctx.format
-                ),
-            );
-            None
-        }
+    if ctx.options.opaque == OpaqueMode::Drop {
+        ctx.dropped(
+            LossCode::PartUnsupported,
+            at.to_owned(),
+            format!(
+                "{} part {kind}has no equivalent in {}",
+                opaque.format, ctx.format
+            ),
+        );
+        return None;
     }
+    let (text, how) = match opaque.value.get("text").and_then(Value::as_str) {
+        Some(text) => (text.to_owned(), "its text is sent as a text part"),
+        None => {
+            let (value, removed) = without_secrets(&opaque.value);
+            let how = if removed {
+                "it is sent as its JSON text, without its signatures and encrypted payloads"
+            } else {
+                "it is sent as its JSON text"
+            };
+            (value.to_string(), how)
+        }
+    };
+    ctx.changed(
+        LossCode::PartAsText,
+        at.to_owned(),
+        format!(
+            "{} part {kind}has no equivalent in {}; {how}",
+            opaque.format, ctx.format
+        ),
+    );
+    Some(Part::Text(Text {
+        text,
+        meta: PartMeta::default(),
+    }))
 }
 
 /// An opaque part of `ctx.format` holding `value` whole.
@@ -414,7 +467,89 @@ pub(crate) fn drop_cache(ctx: &mut Ctx<'_>, meta: &PartMeta, at: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Map;
+    use crate::{Format, LossKind, Options, convert_request_value};
+    use serde_json::{Map, json};
+
+    /// An OpenAI Chat user message with a part toolwire does not know, and no `text`.
+    fn unknown_part_body() -> Value {
+        json!({"model": "m", "messages": [{"role": "user", "content": [
+            {"type": "text", "text": "What does this show?"},
+            {"type": "input_hologram", "input_hologram": {"id": "holo_1", "frames": 24}}
+        ]}]})
+    }
+
+    #[test]
+    fn a_part_without_text_is_kept_as_its_json_text_under_as_text() {
+        let body = unknown_part_body();
+        let out = convert_request_value(
+            &body,
+            Format::OpenaiChat,
+            Format::Anthropic,
+            &Options::default(),
+        )
+        .unwrap();
+        let part = &out.value["messages"][0]["content"][1];
+        assert_eq!(part["type"], "text");
+        let text = part["text"].as_str().unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(text).unwrap(),
+            body["messages"][0]["content"][1]
+        );
+        let loss = &out.losses[0];
+        assert_eq!(loss.path, "/messages/0/content/1");
+        assert_eq!(
+            (loss.kind, loss.code),
+            (LossKind::Changed, LossCode::PartAsText)
+        );
+        assert!(
+            loss.detail.ends_with("it is sent as its JSON text"),
+            "{}",
+            loss.detail
+        );
+    }
+
+    #[test]
+    fn a_part_without_text_is_dropped_under_drop() {
+        let options = Options {
+            opaque: OpaqueMode::Drop,
+            ..Options::default()
+        };
+        let out = convert_request_value(
+            &unknown_part_body(),
+            Format::OpenaiChat,
+            Format::Anthropic,
+            &options,
+        )
+        .unwrap();
+        assert_eq!(
+            out.value["messages"][0]["content"]
+                .as_array()
+                .unwrap()
+                .len(),
+            1
+        );
+        let loss = &out.losses[0];
+        assert_eq!(
+            (loss.kind, loss.code),
+            (LossKind::Dropped, LossCode::PartUnsupported)
+        );
+    }
+
+    #[test]
+    fn a_part_kept_as_json_text_loses_its_signatures_and_encrypted_payloads() {
+        let value = json!({"type": "mystery", "signature": "c2ln", "result": [
+            {"title": "A page", "encrypted_content": "ZW5j", "nested": {"thoughtSignature": "dA=="}}
+        ]});
+        let (clean, removed) = without_secrets(&value);
+        assert!(removed);
+        assert_eq!(
+            clean,
+            json!({"type": "mystery", "result": [{"title": "A page", "nested": {}}]})
+        );
+        let (same, removed) = without_secrets(&clean);
+        assert!(!removed);
+        assert_eq!(same, clean);
+    }
 
     #[test]
     fn pointers_are_parent_key_and_index() {

@@ -145,6 +145,40 @@ fn convert_reports_each_loss_as_one_line() {
 }
 
 #[test]
+fn convert_reads_a_bare_conversation_or_tools_array_with_from() {
+    let messages = r#"[{"role":"user","content":"Hi"},{"role":"assistant","tool_calls":[{"id":"call_1","type":"function","function":{"name":"now","arguments":"{}"}}]},{"role":"tool","tool_call_id":"call_1","content":"09:00"}]"#;
+    let out = toolwire(
+        &["convert", "--from", "openai-chat", "--to", "anthropic", "-"],
+        messages,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let items: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(items.as_array().unwrap().len(), 3);
+    assert_eq!(items[1]["content"][0]["type"], "tool_use");
+    assert_eq!(items[2]["content"][0]["tool_use_id"], "call_1");
+
+    let one = r#"{"role":"user","content":"Hi"}"#;
+    let out = toolwire(
+        &["convert", "--from", "openai-chat", "--to", "gemini", "-"],
+        one,
+    );
+    let items: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        items,
+        serde_json::json!([{"role": "user", "parts": [{"text": "Hi"}]}])
+    );
+
+    let tools = r#"[{"function":{"name":"now","description":"The time"}}]"#;
+    let out = toolwire(
+        &["convert", "--from", "openai-chat", "--to", "gemini", "-"],
+        tools,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let tools: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(tools[0]["functionDeclarations"][0]["name"], "now");
+}
+
+#[test]
 fn strict_turns_a_loss_into_exit_code_1_and_writes_nothing() {
     let input = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}]}"#;
     let out = toolwire(&["convert", "--strict", "--to", "anthropic"], input);

@@ -55,12 +55,6 @@ pub(super) const OPEN_LOOP_THINKING: &str = "open_loop_thinking";
 pub(super) const NO_RESPONSE_TYPE: &str = "no_type";
 /// On a response: it had no `role` (every response says `"assistant"`).
 pub(super) const NO_ROLE: &str = "no_role";
-/// On a response: it had no `id` (the encoder writes an empty one otherwise).
-pub(super) const NO_ID: &str = "no_id";
-/// On a response: it had no `model` (the encoder writes an empty one otherwise).
-pub(super) const NO_MODEL: &str = "no_model";
-/// On a response: it had no `usage` (the encoder writes zeros, with a loss, otherwise).
-pub(super) const NO_USAGE: &str = "no_usage";
 /// On a usage: it had `output_tokens_details` (written back even when nothing but the
 /// thinking-token count, now a neutral count, was in it).
 pub(super) const DETAILS: &str = "details";

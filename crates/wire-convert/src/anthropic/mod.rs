@@ -60,6 +60,7 @@
 
 use crate::codec::Codec;
 use crate::model::{self, Cache, Message, PartMeta, Role, Tool, Vendor};
+use crate::passes::response::Required;
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -83,6 +84,15 @@ impl Codec for Anthropic {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<Vec<w::Tool>>;
+    // Required by the SDK's response type: `id`, `model` and `usage`.
+    const RESPONSE_REQUIRES: Required = Required {
+        id: true,
+        model: true,
+        created: false,
+        usage: true,
+        stop_reason: false,
+        choice: false,
+    };
 
     fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
         w::validate_request(request)
@@ -102,6 +112,14 @@ impl Codec for Anthropic {
 
     fn encode_response(response: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Response, Error> {
         response::encode_response(response, ctx)
+    }
+
+    fn bare_request(items: Value, tools: Value) -> Value {
+        let mut body = serde_json::json!({"model": "", "max_tokens": 1, "messages": items});
+        if !tools.is_null() {
+            body["tools"] = tools;
+        }
+        body
     }
 
     fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Self::Tools {

@@ -42,15 +42,6 @@ pub(super) fn decode_response(
         Some(r) => v.set_field(F, "role", Value::String(r.as_str().to_owned())),
         None => v.set_hint(F, hints::NO_ROLE, true),
     }
-    if id.is_none() {
-        v.set_hint(F, hints::NO_ID, true);
-    }
-    if model.is_none() {
-        v.set_hint(F, hints::NO_MODEL, true);
-    }
-    if usage.is_none() {
-        v.set_hint(F, hints::NO_USAGE, true);
-    }
     v.keep(F, "stop_sequence", &stop_sequence);
     v.keep(F, "stop_details", &stop_details);
     v.keep(F, "container", &container);
@@ -218,25 +209,9 @@ pub(super) fn encode_response(
             .map(|r| encode_stop(&r, &format!("{at}/stop_reason"), ctx));
     }
 
-    let usage = match usage {
-        Some(u) => Some(encode_usage(u, ctx)),
-        None if v.flag(F, hints::NO_USAGE) => None,
-        None => {
-            ctx.changed(
-                LossCode::FieldDefaulted,
-                "/usage",
-                "anthropic responses carry usage and the source has none: zeros written",
-            );
-            Some(w::Usage {
-                input_tokens: Some(0),
-                output_tokens: Some(0),
-                ..Default::default()
-            })
-        }
-    };
-    // `id` and `model` are required by the response schema.
-    let id = id.or_else(|| (!v.flag(F, hints::NO_ID)).then(String::new));
-    let model = model.or_else(|| (!v.flag(F, hints::NO_MODEL)).then(String::new));
+    // `id`, `model` and `usage`, which the SDK requires, are filled by
+    // `passes::response` when the source has none.
+    let usage = usage.map(|u| encode_usage(u, ctx));
     Ok(w::Response {
         extra: extra_from(fields, &v, w::Response::FIELDS, ctx),
         id,

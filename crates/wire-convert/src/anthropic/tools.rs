@@ -5,7 +5,7 @@ use crate::ctx::extra_from;
 use crate::model::{Dialect, Opaque, PartMeta, Tool, ToolDef, Vendor};
 use crate::vendor::Fields;
 use crate::{Ctx, LossCode, passes, schema};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use wire_types::anthropic as w;
 
 /// A tool definition; a tool that is not a custom (function) tool is kept whole.
@@ -62,8 +62,7 @@ fn encode_tool_def(def: ToolDef, at: &str, ctx: &mut Ctx<'_>) -> w::Tool {
     let mut fields = ctx.vendor_fields(&vendor, at);
     let schema_at = format!("{at}/input_schema");
     let schema = match input_schema {
-        // A tool without parameters takes an empty object.
-        None => json!({"type": "object", "properties": {}}),
+        None => passes::tools::no_parameters(),
         Some(s) => {
             let s = match dialect {
                 Dialect::GeminiOpenapi => schema::from_gemini(&s),

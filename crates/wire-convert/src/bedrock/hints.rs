@@ -64,8 +64,6 @@ pub(super) const NULLS_OF: &str = "nulls.";
 
 // Responses and usage.
 
-/// On a response: it had no `usage` (the encoder writes zeros, with a loss, otherwise).
-pub(super) const NO_USAGE: &str = "no_usage";
 /// On a response: it had no `metrics` (the encoder writes `{"latencyMs": 0}` otherwise).
 pub(super) const NO_METRICS: &str = "no_metrics";
 /// On a usage: its unknown fields that were zero or `{}` (an object of them), which say

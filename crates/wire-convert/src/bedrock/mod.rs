@@ -92,6 +92,7 @@
 
 use crate::codec::Codec;
 use crate::model::{self, Cache, PartMeta, Tool};
+use crate::passes::response::Required;
 use crate::{Ctx, Error};
 use wire_types::bedrock as w;
 use wire_types::{Extra, Format};
@@ -113,6 +114,16 @@ impl Codec for Bedrock {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<w::ToolConfig>;
+    const TOOLS: &'static str = "toolConfig";
+    // Required by the SDK's response type: `usage`, `stopReason` and the `output` message.
+    const RESPONSE_REQUIRES: Required = Required {
+        id: false,
+        model: false,
+        created: false,
+        usage: true,
+        stop_reason: true,
+        choice: true,
+    };
 
     fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
         w::validate_request(request)
@@ -132,6 +143,16 @@ impl Codec for Bedrock {
 
     fn encode_response(response: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Response, Error> {
         response::encode_response(response, ctx)
+    }
+
+    /// Converse needs a `toolConfig` beside messages that hold tool blocks: a bare
+    /// conversation gets an empty one (its tools are not read).
+    fn bare_request(items: serde_json::Value, tools: serde_json::Value) -> serde_json::Value {
+        let tools = match tools {
+            serde_json::Value::Null => serde_json::json!({"tools": []}),
+            t => t,
+        };
+        serde_json::json!({"messages": items, "toolConfig": tools})
     }
 
     fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Self::Tools {

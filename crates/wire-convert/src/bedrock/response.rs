@@ -45,10 +45,7 @@ pub(super) fn decode_response(
             );
         }
     }
-    match resp.usage {
-        Some(u) => out.usage = Some(decode_usage(u)),
-        None => v.set_hint(F, hints::NO_USAGE, true),
-    }
+    out.usage = resp.usage.map(decode_usage);
     match &resp.metrics {
         Some(_) => v.keep(F, "metrics", &resp.metrics),
         None => v.set_hint(F, hints::NO_METRICS, true),
@@ -219,18 +216,8 @@ pub(super) fn encode_response(
             "a bedrock response holds one message",
         );
     }
-    let usage = match resp.usage {
-        Some(u) => Some(encode_usage(u, ctx)),
-        None if v.flag(F, hints::NO_USAGE) => None,
-        None => {
-            ctx.changed(
-                LossCode::FieldDefaulted,
-                "/usage",
-                "bedrock responses carry usage and the source has none: zeros written",
-            );
-            Some(w::Usage::default())
-        }
-    };
+    // Filled by `passes::response` when the source has none.
+    let usage = resp.usage.map(|u| encode_usage(u, ctx));
     let metrics = match fields.take_as("metrics") {
         Some(m) => Some(m),
         None if v.flag(F, hints::NO_METRICS) => None,

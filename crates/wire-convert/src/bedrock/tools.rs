@@ -5,7 +5,7 @@ use super::settings::sub_extra_encode;
 use super::{F, cache_point, hints};
 use crate::model::{Cache, Dialect, Message, Opaque, Part, PartMeta, Tool, ToolDef, Vendor};
 use crate::{Ctx, LossCode, passes, schema};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::collections::HashSet;
 use wire_types::Extra;
 use wire_types::bedrock as w;
@@ -134,7 +134,7 @@ pub(super) fn encode_tool_list(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Vec<w::To
 /// A function tool as a tool spec (a non-object input schema wrapped as `{"input": …}`).
 fn encode_tool_def(def: ToolDef, at: &str, ctx: &mut Ctx<'_>) -> w::ToolSpec {
     let schema = match def.input_schema {
-        None => json!({"type": "object", "properties": {}}),
+        None => passes::tools::no_parameters(),
         Some(s) => {
             let s = match def.dialect {
                 Dialect::GeminiOpenapi => schema::from_gemini(&s),
@@ -298,7 +298,7 @@ fn placeholder(name: String) -> w::Tool {
     w::Tool::ToolSpec(w::ToolSpec {
         name,
         description: None,
-        input_schema: w::InputSchema::Json(json!({"type": "object", "properties": {}})),
+        input_schema: w::InputSchema::Json(passes::tools::no_parameters()),
         strict: None,
         extra: Extra::new(),
     })

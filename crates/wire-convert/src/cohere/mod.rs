@@ -53,6 +53,7 @@
 
 use crate::codec::Codec;
 use crate::model::{self, Tool};
+use crate::passes::response::Required;
 use crate::{Ctx, Error};
 use wire_types::cohere as w;
 use wire_types::{Extra, Format, TextOrParts};
@@ -74,6 +75,15 @@ impl Codec for Cohere {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<Vec<w::Tool>>;
+    // Required by the SDK's response type: `id`, `finish_reason` and the `message`.
+    const RESPONSE_REQUIRES: Required = Required {
+        id: true,
+        model: false,
+        created: false,
+        usage: false,
+        stop_reason: true,
+        choice: true,
+    };
 
     fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
         w::validate_request(request)

@@ -105,6 +105,7 @@ impl Codec for Gemini {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<Vec<w::Tool>>;
+    const ITEMS: &'static str = "contents";
 
     fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
         w::validate_request(request)

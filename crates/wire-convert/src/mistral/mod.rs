@@ -50,6 +50,7 @@
 
 use crate::codec::Codec;
 use crate::model::{self, Tool};
+use crate::passes::response::Required;
 use crate::{Ctx, Error};
 use wire_types::Format;
 use wire_types::mistral as w;
@@ -71,6 +72,16 @@ impl Codec for Mistral {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<Vec<w::Tool>>;
+    // Required by the SDK's response type: `id`, `model`, `created`, `usage` and every
+    // choice's `finish_reason`.
+    const RESPONSE_REQUIRES: Required = Required {
+        id: true,
+        model: true,
+        created: true,
+        usage: true,
+        stop_reason: true,
+        choice: false,
+    };
 
     fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
         w::validate_request(request)

@@ -216,9 +216,21 @@ fn stop_name(r: &StopReason) -> String {
     }
 }
 
+/// The usage: the counts of the SDK's `UsageInfo` (`prompt_tokens`, `completion_tokens`,
+/// `total_tokens`). `prompt_tokens_details` (the cached count), which the API sends but
+/// the SDK does not know, is written back only to a usage that came from Mistral with it;
+/// elsewhere a cached count is a loss like the other counts Mistral has no field for.
 pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
     let mut fields = ctx.vendor_fields(&u.vendor, "/usage");
+    let details = fields.shift_remove("prompt_tokens_details");
+    let own_details = details.is_some() || u.vendor.flag(F, PROMPT_DETAILS);
+    let cached = if own_details {
+        None
+    } else {
+        u.cached_input_tokens
+    };
     for (key, val) in [
+        ("cached_input_tokens", cached),
         ("cache_write_tokens", u.cache_write_tokens),
         ("reasoning_tokens", u.reasoning_tokens),
     ] {
@@ -231,18 +243,15 @@ pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
             );
         }
     }
-    let details = fields.shift_remove("prompt_tokens_details");
-    let prompt_tokens_details =
-        if details.is_some() || u.cached_input_tokens.is_some() || u.vendor.flag(F, PROMPT_DETAILS)
-        {
-            let mut d: w::PromptTokensDetails = details
-                .and_then(|d| serde_json::from_value(d).ok())
-                .unwrap_or_default();
-            d.cached_tokens = u.cached_input_tokens;
-            Some(d)
-        } else {
-            None
-        };
+    let prompt_tokens_details = if own_details {
+        let mut d: w::PromptTokensDetails = details
+            .and_then(|d| serde_json::from_value(d).ok())
+            .unwrap_or_default();
+        d.cached_tokens = u.cached_input_tokens;
+        Some(d)
+    } else {
+        None
+    };
     let total = u
         .total_tokens
         .or_else(|| match (u.input_tokens, u.output_tokens) {

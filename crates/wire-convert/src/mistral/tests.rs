@@ -107,8 +107,9 @@ fn finish_reasons_map_by_kind() {
 }
 
 /// Every request and response fixture of every format, encoded as Mistral, reads back
-/// with the wire types and validates (Mistral has no official schema to check
-/// against), and writes again as the same JSON.
+/// with the wire types and passes the format's own checks, and writes again as the same
+/// JSON (the conversion matrix checks the same outputs against the official schema,
+/// `fixtures/conformance/mistral.{request,response}.schema.json`).
 #[test]
 fn every_encoded_fixture_reads_back() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
@@ -565,4 +566,36 @@ fn a_stream_written_back_as_itself_adds_up_to_the_same_body() {
         }
         assert_eq!(losses.len(), ids.len(), "{name}: {losses:?}");
     }
+}
+
+#[test]
+fn usage_carries_only_the_sdk_counts_unless_mistral_itself_sent_the_cached_count() {
+    let body = json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"},
+                     "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12,
+                  "prompt_tokens_details": {"cached_tokens": 8}}
+    });
+    let out = convert_response_value(&body, Format::OpenaiChat, F, &Options::default()).unwrap();
+    assert_eq!(
+        out.value["usage"],
+        json!({"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12})
+    );
+    let loss = out
+        .losses
+        .iter()
+        .find(|l| l.path == "/usage/prompt_tokens_details/cached_tokens")
+        .expect("the cached count is reported");
+    assert_eq!(
+        (loss.kind, loss.code),
+        (LossKind::Dropped, LossCode::UsageChanged)
+    );
+
+    // A Mistral response that had the details (the API sends them) keeps them.
+    let mine = include_str!("../../../../fixtures/mistral/response/rule-model-length.json");
+    let mine: Value = serde_json::from_str(mine).unwrap();
+    let same = convert_response_value(&mine, F, F, &Options::default()).unwrap();
+    assert_eq!(same.value["usage"], mine["usage"]);
+    assert!(same.losses.is_empty());
 }

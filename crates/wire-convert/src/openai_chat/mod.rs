@@ -18,7 +18,9 @@
 
 use crate::codec::Codec;
 use crate::model::{self, Tool};
+use crate::passes::response::Required;
 use crate::{Ctx, Error};
+use serde_json::Value;
 use wire_types::Format;
 use wire_types::openai_chat as w;
 
@@ -39,6 +41,16 @@ impl Codec for OpenaiChat {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<Vec<w::Tool>>;
+    // Required by the SDK's response type: `id`, `model`, `created` and every choice's
+    // `finish_reason`.
+    const RESPONSE_REQUIRES: Required = Required {
+        id: true,
+        model: true,
+        created: true,
+        usage: false,
+        stop_reason: true,
+        choice: false,
+    };
 
     fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
         w::validate_request(request)
@@ -58,6 +70,24 @@ impl Codec for OpenaiChat {
 
     fn encode_response(response: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Response, Error> {
         response::encode_response(response, ctx)
+    }
+
+    /// A bare tools array may leave out `"type": "function"` (`[{"function": {…}}]`, as
+    /// some clients write it): such a tool is read as a function tool, and written back
+    /// with its `type`.
+    fn bare_request(items: Value, mut tools: Value) -> Value {
+        if let Value::Array(ts) = &mut tools {
+            for t in ts.iter_mut().filter_map(Value::as_object_mut) {
+                if !t.contains_key("type") && t.get("function").is_some_and(Value::is_object) {
+                    t.insert("type".into(), Value::from("function"));
+                }
+            }
+        }
+        let mut body = serde_json::json!({"model": "", "messages": items});
+        if !tools.is_null() {
+            body["tools"] = tools;
+        }
+        body
     }
 
     fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Self::Tools {

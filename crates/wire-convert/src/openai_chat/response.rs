@@ -159,11 +159,9 @@ pub(crate) fn encode_response(
         .and_then(Value::as_str)
         .map(str::to_owned)
         .or_else(|| (v.format != Some(F)).then(|| "chat.completion".to_owned()));
-    // Required by the SDK: 0 when the source has no creation time.
-    let created = resp
-        .created
-        .or_else(|| fields.take_as("created"))
-        .or_else(|| (v.format != Some(F)).then_some(0));
+    // `id`, `created` and `model`, which the SDK requires, are filled by
+    // `passes::response` when the source has none.
+    let created = resp.created.or_else(|| fields.take_as("created"));
     let system_fingerprint = fields.take_as("system_fingerprint");
     let service_tier = fields.take_as("service_tier");
     let mut choices = Vec::with_capacity(resp.choices.len());
@@ -172,19 +170,10 @@ pub(crate) fn encode_response(
     }
     let extra = extra_from(fields, &v, w::Response::FIELDS, ctx);
     Ok(w::Response {
-        id: resp.id.or_else(|| (v.format != Some(F)).then(String::new)),
+        id: resp.id,
         object,
         created,
-        model: resp.model.or_else(|| {
-            (v.format != Some(F)).then(|| {
-                ctx.changed(
-                    LossCode::FieldDefaulted,
-                    "/model",
-                    "the source names no model: written as \"\"",
-                );
-                String::new()
-            })
-        }),
+        model: resp.model,
         choices,
         usage: resp.usage.map(|u| encode_usage(u, ctx)),
         system_fingerprint,

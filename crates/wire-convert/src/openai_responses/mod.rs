@@ -48,6 +48,7 @@
 
 use crate::codec::Codec;
 use crate::model::{self, Opaque, Part, PartMeta, Tool, Vendor};
+use crate::passes::response::Required;
 use crate::util::drop_cache;
 use crate::{Ctx, Error};
 use hints::{ABSENT, ITEM, KEPT};
@@ -74,6 +75,16 @@ impl Codec for OpenaiResponses {
     type Request = w::Request;
     type Response = w::Response;
     type Tools = Option<Vec<w::Tool>>;
+    const ITEMS: &'static str = "input";
+    // Required by the SDK's response type: `id`, `model` and `created_at`.
+    const RESPONSE_REQUIRES: Required = Required {
+        id: true,
+        model: true,
+        created: true,
+        usage: false,
+        stop_reason: false,
+        choice: false,
+    };
 
     fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
         w::validate_request(request)

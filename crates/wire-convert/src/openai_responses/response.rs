@@ -190,16 +190,15 @@ pub(super) fn encode_response(
     let mut out: w::Response = from_map(map, "")?;
     let fill = |key: &str| !is_absent(&v, key);
 
-    out.id = resp.id.or_else(|| fill("id").then(String::new));
-    out.model = resp.model.or_else(|| fill("model").then(String::new));
+    // `id`, `model` and `created_at`, which the SDK requires, are filled by
+    // `passes::response` when the source has none.
+    out.id = resp.id;
+    out.model = resp.model;
     // Required by the SDK: documented defaults where the source said nothing.
     if out.object.is_none() && fill("object") {
         out.object = Some("response".into());
     }
     out.created_at = resp.created.or(out.created_at);
-    if out.created_at.is_none() && fill("created_at") {
-        out.created_at = Some(0);
-    }
     if out.parallel_tool_calls.is_none() && fill("parallel_tool_calls") {
         out.parallel_tool_calls = Some(true);
     }

@@ -1249,6 +1249,8 @@ impl Encoder {
             source: start.format,
         };
         self.acc.push(StreamPart::Start(start));
+        let mut head = head;
+        fill_required(&mut head, ctx);
         let mut response = super::response::encode_response(head, ctx)?;
         response.status = Some(w::ResponseStatus::InProgress);
         let value = wire_types::to_value(&response);
@@ -1559,7 +1561,10 @@ impl Encoder {
                 let items = encode_parts(vec![(part, other)], ctx)?;
                 for mut item in items {
                     let index = self.items.len();
-                    let own = item_id(&item);
+                    // An id the whole-body encoder made up for an item of another format
+                    // (`msg_0` for a part alone) may be one an earlier item has: items
+                    // are told apart by their ids, so only an unused one is kept.
+                    let own = item_id(&item).filter(|id| !self.items.iter().any(|i| i.id == *id));
                     let mine = own.is_some();
                     let prefix = match &item {
                         w::Item::Message(_) => "msg",
@@ -1803,6 +1808,7 @@ impl Encoder {
             c.message.content.clear();
         }
         let mut scratch = Ctx::new(F, ctx.options);
+        fill_required(&mut response, &mut scratch);
         let mut wire = super::response::encode_response(response, &mut scratch)?;
         ctx.extend_losses(
             scratch
@@ -1937,6 +1943,18 @@ fn encode_parts(parts: Vec<(PartId, Part)>, ctx: &mut Ctx<'_>) -> Result<Vec<w::
         .collect();
     ctx.extend_losses(losses);
     Ok(items)
+}
+
+/// The fields the SDK's `Response` requires that the source lacks, filled by the one
+/// rule every response encoder follows (`passes::response`), for the responses the
+/// stream writes whole (`response.created`, the terminal event).
+fn fill_required(response: &mut crate::model::Response, ctx: &mut Ctx<'_>) {
+    use crate::codec::Codec;
+    crate::passes::response::fill_required(
+        response,
+        super::OpenaiResponses::RESPONSE_REQUIRES,
+        ctx,
+    );
 }
 
 #[cfg(test)]

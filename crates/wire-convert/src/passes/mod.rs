@@ -6,9 +6,12 @@
 //!   input is not an object wrapped as `{"input": …}`.
 //! * [`tools`]: the tools loop every encoder runs, and the OpenAI-style function tool
 //!   (OpenAI Chat, Mistral, Ollama, Cohere).
+//! * [`response`]: what a target's response requires and the source lacks, filled with
+//!   documented stand-ins (a loss each).
 //! * [`thinking`]: Claude's extended-thinking constraints (Anthropic, Bedrock).
 
 pub(crate) mod args;
+pub(crate) mod response;
 pub(crate) mod results;
 pub(crate) mod thinking;
 pub(crate) mod tools;

@@ -2,6 +2,8 @@
 //! OpenAI-style function tool (`{"type": "function", "function": {name, description,
 //! parameters, strict}}`) that OpenAI Chat, Mistral, Ollama and Cohere share.
 //!
+//! A tool without parameters gets [`no_parameters`] where the target requires a schema.
+//!
 //! Fields of the wrapper object that the neutral model has no place for are kept in the
 //! tool's vendor record as `$tool.<name>`, next to the function object's own fields, so
 //! the same format writes each back where it was.
@@ -19,6 +21,23 @@ pub(crate) const NO_TYPE: &str = "no_type";
 pub(crate) const TOOL_NULLS: &str = "tool_nulls";
 /// The prefix of a wrapper object's field kept in the tool's vendor record.
 const TOOL_FIELD: &str = "$tool.";
+/// Hint: the function object had no `parameters`, in a format that requires them
+/// ([`parameters_required`]): written back without, by the same format.
+const NO_PARAMETERS: &str = "no_parameters";
+
+/// The input schema of a tool that takes no parameters, where the target requires one
+/// (Anthropic `input_schema`, Bedrock `inputSchema`, Mistral and Cohere `parameters`):
+/// an object with no properties, which says the same.
+pub(crate) fn no_parameters() -> Value {
+    serde_json::json!({"type": "object", "properties": {}})
+}
+
+/// Whether `format`'s OpenAI-style function object requires `parameters` (its SDK type
+/// has it required): Mistral's `Function` and Cohere's `ToolV2Function` do; OpenAI Chat's
+/// and Ollama's do not.
+fn parameters_required(format: Format) -> bool {
+    matches!(format, Format::Mistral | Format::Cohere)
+}
 
 /// Records that an opaque tool of another format has no place in this one.
 pub(crate) fn drop_foreign_tool(o: &Opaque, at: &str, ctx: &mut Ctx<'_>) {
@@ -127,15 +146,21 @@ pub(crate) fn encode_function(
                 .unwrap_or_else(|| "function".to_owned()),
         )
     };
-    let parameters = def.input_schema.map(|s| {
-        let s = schema::json_schema_input(s, def.dialect, ctx, at);
-        match strict {
-            Strict::Schema if def.strict == Some(true) => {
-                schema::to_openai_strict(&s, ctx, &format!("{at}/input_schema"))
-            }
-            _ => s,
+    let parameters = match def.input_schema {
+        Some(s) => {
+            let s = schema::json_schema_input(s, def.dialect, ctx, at);
+            Some(match strict {
+                Strict::Schema if def.strict == Some(true) => {
+                    schema::to_openai_strict(&s, ctx, &format!("{at}/input_schema"))
+                }
+                _ => s,
+            })
         }
-    });
+        None if parameters_required(format) && !def.vendor.flag(format, NO_PARAMETERS) => {
+            Some(no_parameters())
+        }
+        None => None,
+    };
     if def.output_schema.is_some() {
         ctx.dropped(
             LossCode::SchemaChanged,
@@ -208,6 +233,9 @@ pub(crate) fn decode_function(f: WireFunction<'_>, format: Format) -> Tool {
             .collect();
         v.set_hint(format, TOOL_NULLS, nulls);
     }
+    if f.parameters.is_none() && parameters_required(format) {
+        v.set_hint(format, NO_PARAMETERS, true);
+    }
     if f.has_kind {
         match f.kind {
             Some("function") => {}
@@ -227,4 +255,74 @@ pub(crate) fn decode_function(f: WireFunction<'_>, format: Format) -> Tool {
         cache: None,
         vendor: v,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{Dialect, Tool, ToolDef};
+    use crate::{Format, Options, convert_request_value, encode_tools};
+    use serde_json::{Value, json};
+
+    fn no_params() -> Tool {
+        Tool::Function(ToolDef {
+            name: "now".into(),
+            description: Some("The current time".into()),
+            input_schema: None,
+            dialect: Dialect::JsonSchema,
+            output_schema: None,
+            strict: None,
+            cache: None,
+            vendor: Default::default(),
+        })
+    }
+
+    /// The schema a format's first tool carries, found where that format puts it.
+    fn schema_of(format: Format, tools: &Value) -> Option<Value> {
+        let t = match format {
+            Format::Bedrock => &tools["tools"][0]["toolSpec"]["inputSchema"]["json"],
+            Format::Anthropic => &tools[0]["input_schema"],
+            Format::Gemini => &tools[0]["functionDeclarations"][0]["parameters"],
+            Format::OpenaiResponses => &tools[0]["parameters"],
+            _ => &tools[0]["function"]["parameters"],
+        };
+        (!t.is_null()).then(|| t.clone())
+    }
+
+    #[test]
+    fn a_tool_without_parameters_gets_an_empty_object_where_the_target_requires_a_schema() {
+        let empty = json!({"type": "object", "properties": {}});
+        for format in Format::CHAT {
+            let out = encode_tools(vec![no_params()], format, &Options::default()).unwrap();
+            assert!(out.losses.is_empty(), "{format}: {:?}", out.losses);
+            let required = matches!(
+                format,
+                Format::Anthropic | Format::Bedrock | Format::Mistral | Format::Cohere
+            );
+            let expected = required.then(|| empty.clone());
+            assert_eq!(schema_of(format, &out.value), expected, "{format}");
+        }
+    }
+
+    #[test]
+    fn a_mistral_or_cohere_tool_without_parameters_is_written_back_without() {
+        for format in [Format::Mistral, Format::Cohere] {
+            let body = json!({
+                "model": "m",
+                "messages": [{"role": "user", "content": "Hi"}],
+                "tools": [{"type": "function", "function": {"name": "now"}}]
+            });
+            let same = convert_request_value(&body, format, format, &Options::default()).unwrap();
+            assert_eq!(same.value["tools"], body["tools"], "{format}");
+            let other = match format {
+                Format::Mistral => Format::Cohere,
+                _ => Format::Mistral,
+            };
+            let out = convert_request_value(&body, format, other, &Options::default()).unwrap();
+            assert_eq!(
+                out.value["tools"][0]["function"]["parameters"],
+                json!({"type": "object", "properties": {}}),
+                "{format} → {other}"
+            );
+        }
+    }
 }

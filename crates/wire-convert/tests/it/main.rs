@@ -5,6 +5,8 @@
 /// Fixture listing, schema validation, the silent-drop check.
 mod support;
 
+/// Bare conversations and tools read alone, and written back.
+mod bare;
 /// Hostile bodies (`fixtures/hostile/`): what a conversion writes reads back.
 mod hostile;
 /// Every fixture to every format: converted JSON and losses (snapshots), each output

@@ -1,6 +1,6 @@
 //! Every request and response fixture converted to every other chat format. The snapshot
 //! of a fixture holds, per target, the losses and the converted JSON. Each output must
-//! validate against the target's SDK schema (where the set has one), read back as a body
+//! validate against the target's SDK schema (every chat format has one), read back as a body
 //! of the target format, and may not drop a content string of the input without a loss
 //! that covers it. (`A → A` is checked exactly, byte for byte, in `same_format`.)
 

@@ -56,11 +56,15 @@ pub fn loss_lines(losses: &[Loss]) -> impl Iterator<Item = String> + '_ {
     losses.iter().map(ToString::to_string)
 }
 
-/// Schema errors of `value` against the SDK schema of `format`'s request or response
-/// (none when the set has no such schema), one line each.
+/// Schema errors of `value` against the SDK schema of `format`'s request or response,
+/// one line each. Every chat format has both schemas: a missing one is an error too, so
+/// that no output goes unchecked.
 pub fn schema_errors(format: Format, body: Body, value: &Value) -> Vec<String> {
-    let Some(v) = test_support::conformance(&format!("{format}.{}", body.name())) else {
-        return Vec::new();
+    let name = format!("{format}.{}", body.name());
+    let Some(v) = test_support::conformance(&name) else {
+        return vec![format!(
+            "fixtures/conformance/{name}.schema.json is missing: the output is not checked"
+        )];
     };
     // The SDK schemas are the non-streaming request variants (`stream` may only be
     // false); a streaming request is otherwise the same body.
