@@ -2,9 +2,9 @@
 //! messages), and whether it is still wanted (cancellation).
 //!
 //! A handler registered with [`ToolRegistry::register_with_context`] or
-//! [`ToolRegistry::register_async_with_context`] gets the context of its call. Outside
-//! MCP (the agent step, `dispatch`) the context is [`CallContext::none`]: reports go
-//! nowhere and the call is never cancelled. The MCP server gives each `tools/call` a
+//! [`ToolRegistry::register_async_with_context`] gets the context of its call, which
+//! names the call ([`CallContext::call_id`], [`CallContext::tool_name`]). Outside MCP (the
+//! agent step, `dispatch`) reports go nowhere and the call is never cancelled. The MCP server gives each `tools/call` a
 //! context whose reports become `notifications/progress` and `notifications/message`, and
 //! which `notifications/cancelled` cancels.
 //!
@@ -137,11 +137,21 @@ struct State {
 #[derive(Clone)]
 pub struct CallContext {
     inner: Option<Arc<Inner>>,
+    call: Option<Arc<Call>>,
+}
+
+/// Which call a context belongs to.
+#[derive(Debug)]
+struct Call {
+    id: Option<String>,
+    name: String,
 }
 
 impl std::fmt::Debug for CallContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CallContext")
+            .field("call_id", &self.call_id())
+            .field("tool_name", &self.tool_name())
             .field("cancelled", &self.is_cancelled())
             .finish()
     }
@@ -157,7 +167,10 @@ impl CallContext {
     /// A context whose reports go nowhere and which is never cancelled (what `dispatch`
     /// and the agent step give handlers).
     pub fn none() -> Self {
-        CallContext { inner: None }
+        CallContext {
+            inner: None,
+            call: None,
+        }
     }
 
     /// A context whose reports go to `sink` (called on the handler's thread, in order).
@@ -175,7 +188,34 @@ impl CallContext {
                 state: Mutex::new(State::default()),
                 cond: Condvar::new(),
             })),
+            call: None,
         }
+    }
+
+    /// The same context, naming its call: the tool's name and, when there is one, the
+    /// call's id.
+    pub(crate) fn with_call(mut self, id: Option<String>, name: impl Into<String>) -> Self {
+        self.call = Some(Arc::new(Call {
+            id,
+            name: name.into(),
+        }));
+        self
+    }
+
+    /// The id of the call: the model's tool-call id in the agent step and
+    /// [`ToolRegistry::dispatch_call`](crate::ToolRegistry::dispatch_call) (`call_…`,
+    /// `toolu_…`, or the id the decoder made up for a format without ids), the JSON-RPC
+    /// request id (as text: `7`, `abc`) in the MCP server. `None` for
+    /// [`ToolRegistry::dispatch`](crate::ToolRegistry::dispatch), which has no call, and for
+    /// a context made with [`CallContext::new`] or [`CallContext::none`].
+    pub fn call_id(&self) -> Option<&str> {
+        self.call.as_ref().and_then(|c| c.id.as_deref())
+    }
+
+    /// The name of the tool being called; `None` for a context made with
+    /// [`CallContext::new`] or [`CallContext::none`].
+    pub fn tool_name(&self) -> Option<&str> {
+        self.call.as_ref().map(|c| c.name.as_str())
     }
 
     /// Where reports go from now on.
@@ -304,6 +344,21 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_context_names_its_call_and_its_clones_keep_the_name() {
+        let ctx = CallContext::none().with_call(Some("call_1".into()), "get_weather");
+        let clone = ctx.clone();
+        assert_eq!(clone.call_id(), Some("call_1"));
+        assert_eq!(clone.tool_name(), Some("get_weather"));
+        let unnamed = CallContext::detached().with_call(None, "add");
+        assert_eq!(
+            (unnamed.call_id(), unnamed.tool_name()),
+            (None, Some("add"))
+        );
+        assert_eq!(CallContext::none().tool_name(), None);
+        assert_eq!(CallContext::new(|_| {}).call_id(), None);
+    }
 
     #[test]
     fn levels_are_ordered_by_severity_and_read_back_from_their_names() {

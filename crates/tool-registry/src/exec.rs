@@ -110,6 +110,67 @@ pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+/// The number of worker threads [`run_bounded`] uses by default: the machine's available
+/// parallelism, at most [`MAX_DEFAULT_WORKERS`] (1 when it cannot be told).
+pub(crate) fn default_workers() -> usize {
+    // Asked once: on Linux the answer reads the cgroup's CPU quota from files.
+    static WORKERS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *WORKERS.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map_or(1, std::num::NonZeroUsize::get)
+            .min(MAX_DEFAULT_WORKERS)
+    })
+}
+
+/// The cap on the default number of workers: a turn rarely has more calls, and a
+/// handler that blocks on I/O should not make a step spawn a thread per core of a
+/// large machine.
+pub(crate) const MAX_DEFAULT_WORKERS: usize = 8;
+
+/// A job for [`run_bounded`].
+pub(crate) type Job<'a, T> = Box<dyn FnOnce() -> T + Send + 'a>;
+
+/// Runs `jobs` on at most `workers` scoped threads and returns their outputs in the order
+/// given; blocks until all are done. One job, or one worker, runs on the calling thread
+/// (no thread is spawned). A job that panics (jobs are expected to catch their own
+/// panics) or a thread that cannot be spawned leaves `None` in its slot; the other jobs
+/// still run.
+pub(crate) fn run_bounded<T: Send>(jobs: Vec<Job<'_, T>>, workers: usize) -> Vec<Option<T>> {
+    let n = jobs.len();
+    if n <= 1 || workers <= 1 {
+        return jobs
+            .into_iter()
+            .map(|job| catch_unwind(AssertUnwindSafe(job)).ok())
+            .collect();
+    }
+    let queue = Mutex::new(jobs.into_iter().enumerate());
+    let slots: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
+    let work = || {
+        loop {
+            let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+            let Some((i, job)) = next else { break };
+            if let Ok(out) = catch_unwind(AssertUnwindSafe(job)) {
+                if let Some(slot) = slots.lock().unwrap_or_else(|e| e.into_inner()).get_mut(i) {
+                    *slot = Some(out);
+                }
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        // The calling thread is one of the workers.
+        for _ in 1..workers.min(n) {
+            if std::thread::Builder::new()
+                .spawn_scoped(scope, work)
+                .is_err()
+            {
+                break;
+            }
+        }
+        work();
+    });
+    slots.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Polls every future concurrently (on the current task) and returns their outputs in
 /// the order given.
 pub(crate) async fn join_all<T>(futures: Vec<BoxFuture<T>>) -> Vec<T> {
@@ -171,6 +232,34 @@ mod tests {
         ];
         let out = block_on(join_all(futs));
         assert_eq!(out, vec![Ok(1), Err("boom".to_owned()), Ok(3)]);
+    }
+
+    #[test]
+    fn run_bounded_keeps_job_order_and_uses_at_most_its_workers() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let running = AtomicUsize::new(0);
+        let most = AtomicUsize::new(0);
+        let jobs: Vec<Job<'_, usize>> = (0..12usize)
+            .map(|i| {
+                let (running, most) = (&running, &most);
+                Box::new(move || {
+                    let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(now, Ordering::SeqCst);
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    running.fetch_sub(1, Ordering::SeqCst);
+                    if i == 4 {
+                        panic!("job 4");
+                    }
+                    i * 10
+                }) as Job<'_, usize>
+            })
+            .collect();
+        let out = run_bounded(jobs, 3);
+        let want: Vec<Option<usize>> = (0..12).map(|i| (i != 4).then_some(i * 10)).collect();
+        assert_eq!(out, want);
+        let most = most.load(Ordering::SeqCst);
+        assert!((1..=3).contains(&most), "at most 3 at once, saw {most}");
+        assert!(default_workers() >= 1 && default_workers() <= MAX_DEFAULT_WORKERS);
     }
 
     #[test]

@@ -3,15 +3,21 @@
 //!
 //! * [`ToolSpec`] and [`ToolRegistry::register`] (raw JSON Schema, checked at
 //!   registration), [`ToolRegistry::register_typed`] (schema from a Rust type via
-//!   schemars, input parsed with serde), [`ToolRegistry::register_async`].
+//!   schemars, input parsed with serde), [`ToolRegistry::register_async`], and custom
+//!   tools whose input is free text ([`ToolSpec::custom`], [`ToolRegistry::register_custom`]:
+//!   OpenAI Responses' `custom` tools, optionally held to a grammar).
 //! * Dispatch ([`ToolRegistry::dispatch`], [`ToolRegistry::dispatch_call`],
 //!   [`ToolRegistry::dispatch_all`]): arguments validated against the schema, handler
 //!   panics caught, every failure a [`ToolError`] the model can read — the agent keeps
-//!   going.
+//!   going. The synchronous handlers of one turn run in parallel on scoped threads, at
+//!   most [`ToolRegistry::max_parallel`] at once, results in call order; each handler's
+//!   [`CallContext`] names its call.
 //! * [`ToolRegistry::tools_for`]: the `tools` array of any format, sorted by name, through
-//!   wire-convert's schema dialects, with its loss report.
+//!   wire-convert's schema dialects (Gemini's, Ollama's, OpenAI strict mode for a
+//!   [strict](ToolSpec::with_strict) tool), with its loss report.
 //! * [`ToolRegistry::step`]: the agent step — parse a response of any format, dispatch its
-//!   calls, return the final answer or the messages to append, in the same format.
+//!   calls, return the final answer or the messages to append, in the same format (or,
+//!   for a turn of calls only the caller can answer, [`Step::Unhandled`]).
 //! * [`mcp`]: serve the registry as an MCP server ([`mcp::McpServer`], one message in,
 //!   messages out, long calls run apart with progress, logging and cancellation through
 //!   a [`CallContext`]), and import an MCP server's tools into a registry
@@ -26,7 +32,8 @@
 //!
 //! What you will not find here: an HTTP client, an async runtime (async handlers run on
 //! whatever polls them; the blocking methods drive them on the calling thread with a
-//! small built-in executor, so no runtime is needed), or code that matches a provider's
+//! small built-in executor, so no runtime is needed; synchronous handlers run on std
+//! scoped threads), or code that matches a provider's
 //! JSON by hand — every format goes through wire-types and wire-convert.
 //!
 //! # Example
@@ -72,6 +79,7 @@ pub use context::{CallContext, LogLevel, Notice};
 pub use registry::{ToolError, ToolErrorKind, ToolOutput, ToolRegistry, ToolResultOf};
 pub use spec::ToolSpec;
 pub use step::Step;
+use wire_types::Format;
 
 /// What the registry refuses.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -128,19 +136,56 @@ pub enum Error {
 
 impl ToolRegistry {
     /// The tool definitions for `format`, sorted by name so the bytes are stable, through
-    /// the format's schema dialect, with its loss report (the value is that format's
+    /// the format's schema dialect (Gemini's OpenAPI subset, Ollama's subset, OpenAI strict
+    /// mode for a [strict](ToolSpec::with_strict) tool), with its loss report (the value is that format's
     /// `tools` array; for Bedrock, `toolConfig.tools`). A name the format would reject
     /// is an error naming the format's rule.
     pub fn tools_for(
         &self,
-        format: wire_types::Format,
+        format: Format,
         options: &wire_convert::Options,
     ) -> Result<wire_convert::Converted<serde_json::Value>, Error> {
+        // Strict mode is OpenAI's: other formats get the tool as it is without it.
+        let strict_here = matches!(format, Format::OpenaiChat | Format::OpenaiResponses);
         let mut tools = Vec::new();
+        let mut custom_losses = Vec::new();
         for spec in self.specs() {
             spec.check_for(format)?;
-            tools.push(wire_convert::model::Tool::Function(spec.to_def()));
+            if let Some(custom) = spec.to_custom_tool() {
+                let out = wire_convert::encode_custom_tool(custom, format);
+                let at = format!("/tools/{}", tools.len());
+                custom_losses.extend(out.losses.into_iter().map(|mut l| {
+                    l.path.insert_str(0, &at);
+                    l
+                }));
+                tools.push(out.value);
+                continue;
+            }
+            let mut def = spec.to_def();
+            if !strict_here {
+                def.strict = None;
+            }
+            tools.push(wire_convert::model::Tool::Function(def));
         }
-        Ok(wire_convert::encode_tools(tools, format, options)?)
+        if options.strict && !custom_losses.is_empty() {
+            return Err(wire_convert::Error::Lossy {
+                losses: custom_losses,
+            }
+            .into());
+        }
+        let mut out = wire_convert::encode_tools(tools, format, options)?;
+        custom_losses.append(&mut out.losses);
+        // In tool order: the custom tools' own losses, then the encoder's.
+        custom_losses.sort_by_key(|l| tool_index(&l.path));
+        out.losses = custom_losses;
+        Ok(out)
     }
+}
+
+/// The tool index a loss path starts with (`/tools/3/…` → 3), for ordering.
+fn tool_index(path: &str) -> usize {
+    path.strip_prefix("/tools/")
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(usize::MAX)
 }

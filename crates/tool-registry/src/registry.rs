@@ -1,6 +1,6 @@
 //! [`ToolRegistry`]: registration and dispatch.
 
-use crate::exec::{BoxFuture, CatchUnwind, block_on, join_all};
+use crate::exec::{BoxFuture, CatchUnwind, Job, block_on, join_all, run_bounded};
 use crate::{CallContext, Error, ToolSpec};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -181,7 +181,16 @@ pub(crate) struct Entry {
     /// The output schema, compiled (MCP checks `structuredContent` against it).
     #[cfg(feature = "validate")]
     pub(crate) output_validator: Option<jsonschema::Validator>,
+    /// How long the synchronous handler took the last time it ran, in nanoseconds
+    /// (`u64::MAX` until it has run): a batch of handlers known to be quick runs on the
+    /// calling thread, since starting a thread costs more.
+    last_run: std::sync::atomic::AtomicU64,
 }
+
+/// A synchronous handler that last returned within this many nanoseconds is quick: a
+/// batch of quick handlers runs on the calling thread (starting a thread costs about as
+/// much, and more on a loaded machine).
+const QUICK_NANOS: u64 = 50_000;
 
 /// Tools registered once, served to every provider, dispatched safely.
 ///
@@ -218,6 +227,8 @@ pub(crate) struct Entry {
 #[derive(Default)]
 pub struct ToolRegistry {
     tools: BTreeMap<String, Arc<Entry>>,
+    /// At most this many synchronous handlers of one turn at once (`None`: the default).
+    max_parallel: Option<usize>,
 }
 
 impl std::fmt::Debug for ToolRegistry {
@@ -232,6 +243,29 @@ impl ToolRegistry {
     /// An empty registry.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Sets how many synchronous handlers of one model turn may run at once, each on its
+    /// own thread ([`ToolRegistry::dispatch_all`] and the agent step); `1` runs them one
+    /// after another on the calling thread, and `0` is taken as `1`. The default is the
+    /// machine's available parallelism, at most 8.
+    ///
+    /// ```
+    /// let mut registry = tool_registry::ToolRegistry::new();
+    /// assert!((1..=8).contains(&registry.max_parallel()));
+    /// registry.set_max_parallel(2);
+    /// assert_eq!(registry.max_parallel(), 2);
+    /// ```
+    pub fn set_max_parallel(&mut self, n: usize) -> &mut Self {
+        self.max_parallel = Some(n.max(1));
+        self
+    }
+
+    /// How many synchronous handlers of one turn may run at once (see
+    /// [`ToolRegistry::set_max_parallel`]).
+    pub fn max_parallel(&self) -> usize {
+        self.max_parallel
+            .unwrap_or_else(crate::exec::default_workers)
     }
 
     fn insert(&mut self, spec: ToolSpec, handler: Handler, validate: bool) -> Result<(), Error> {
@@ -271,6 +305,7 @@ impl ToolRegistry {
                 validator,
                 #[cfg(feature = "validate")]
                 output_validator,
+                last_run: std::sync::atomic::AtomicU64::new(u64::MAX),
             }),
         );
         Ok(())
@@ -329,6 +364,41 @@ impl ToolRegistry {
         F: Fn(Value, &CallContext) -> ToolResultOf + Send + Sync + 'static,
     {
         self.insert(spec, Handler::Sync(Box::new(handler)), true)
+    }
+
+    /// Registers a custom tool ([`ToolSpec::custom`]): the handler gets the model's input
+    /// text (a Responses `custom_tool_call`'s `input`, or the `input` member of a function
+    /// call in the other formats). A spec that is not custom is an error.
+    ///
+    /// ```
+    /// use tool_registry::{ToolRegistry, ToolSpec};
+    ///
+    /// let mut registry = ToolRegistry::new();
+    /// registry.register_custom(ToolSpec::custom("shout", "Upper-cases text")?, |text| {
+    ///     Ok(text.to_uppercase().into())
+    /// })?;
+    /// assert_eq!(registry.dispatch("shout", "hi".into()), Ok("HI".into()));
+    /// assert_eq!(registry.dispatch("shout", serde_json::json!({"input": "hi"})), Ok("HI".into()));
+    /// # Ok::<(), tool_registry::Error>(())
+    /// ```
+    pub fn register_custom<F>(&mut self, spec: ToolSpec, handler: F) -> Result<(), Error>
+    where
+        F: Fn(String) -> ToolResultOf + Send + Sync + 'static,
+    {
+        if !spec.is_custom() {
+            return Err(Error::Schema {
+                tool: spec.name().to_owned(),
+                message: "register_custom takes a custom tool (ToolSpec::custom)".to_owned(),
+            });
+        }
+        let tool = spec.name().to_owned();
+        self.register(spec, move |v| match v {
+            Value::String(text) => handler(text),
+            other => Err(ToolError::of(
+                ToolErrorKind::InvalidArguments,
+                format!("invalid arguments for {tool}: expected the input text, found {other}"),
+            )),
+        })
     }
 
     /// Registers a tool with an async handler. No runtime is assumed: the future is polled
@@ -436,7 +506,7 @@ impl ToolRegistry {
     pub async fn dispatch_async(&self, name: &str, input: Value) -> ToolResultOf {
         let done = match self.tools.get(name) {
             None => self.unknown(name),
-            Some(entry) => match start(entry, input, &CallContext::none()) {
+            Some(entry) => match start(entry, input, &CallContext::none().with_call(None, name)) {
                 Started::Done(done) => done,
                 Started::Running(future) => future.await,
             },
@@ -453,38 +523,79 @@ impl ToolRegistry {
 
     /// [`ToolRegistry::dispatch_call`] as a future.
     pub async fn dispatch_call_async(&self, call: &ToolCall) -> ToolResult {
-        let done = match self.start_call(call) {
-            Started::Done(done) => done,
-            Started::Running(future) => future.await,
+        let done = match self.prepare_call(call) {
+            Prepared::Done(done) => done,
+            Prepared::Ready(entry, input, ctx) => match run(&entry, input, &ctx) {
+                Started::Done(done) => done,
+                Started::Running(future) => future.await,
+            },
         };
         done.into_tool_result(call.id.clone())
     }
 
     /// Runs the calls of one model turn concurrently and returns the results in call
-    /// order, blocking until all are done: async handlers are polled together on this
-    /// thread, synchronous ones run one after another.
+    /// order, blocking until all are done: synchronous handlers run in parallel, each on
+    /// its own thread, at most [`ToolRegistry::max_parallel`] at once (one call runs on
+    /// the calling thread); then async handlers are polled together on this thread.
+    /// Each handler's [`CallContext`] names its call (id and tool name).
+    ///
+    /// A turn whose synchronous handlers all returned within 50 µs the last time they
+    /// ran is run on the calling thread, one after another: starting a thread costs more
+    /// than that. A handler runs in parallel the first time, and whenever it was slower
+    /// last time.
     pub fn dispatch_all(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
         block_on(self.dispatch_all_async(calls))
     }
 
-    /// [`ToolRegistry::dispatch_all`] as a future.
+    /// [`ToolRegistry::dispatch_all`] as a future (the synchronous handlers block the
+    /// task that polls it while they run, as they would if called directly).
     pub async fn dispatch_all_async(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
-        // Synchronous handlers run as their calls are started, in call order; the async
-        // ones are then polled together, each holding its slot with a stand-in result.
+        // Every call is prepared first (unknown tools, bad arguments settled here); the
+        // synchronous handlers then run on scoped threads, and the async ones are polled
+        // together, each slot holding a stand-in result until its call is done.
         let mut results: Vec<ToolResult> = Vec::with_capacity(calls.len());
+        let mut sync: Vec<(usize, Arc<Entry>, Value, CallContext)> = Vec::new();
         let mut running: Vec<(usize, BoxFuture<Done>)> = Vec::new();
         for (i, call) in calls.iter().enumerate() {
-            let done = match self.start_call(call) {
-                Started::Done(done) => done,
-                Started::Running(future) => {
-                    running.push((i, future));
-                    Done {
-                        name: call.name.clone(),
-                        result: Err(ToolError::new("the call did not finish")),
-                    }
+            let done = match self.prepare_call(call) {
+                Prepared::Done(done) => done,
+                Prepared::Ready(entry, input, ctx) if entry.is_sync() => {
+                    sync.push((i, entry, input, ctx));
+                    unfinished(&call.name)
                 }
+                Prepared::Ready(entry, input, ctx) => match run(&entry, input, &ctx) {
+                    Started::Done(done) => done,
+                    Started::Running(future) => {
+                        running.push((i, future));
+                        unfinished(&call.name)
+                    }
+                },
             };
             results.push(done.into_tool_result(call.id.clone()));
+        }
+        if !sync.is_empty() {
+            let quick = sync.iter().all(|(_, entry, _, _)| {
+                entry.last_run.load(std::sync::atomic::Ordering::Relaxed) <= QUICK_NANOS
+            });
+            let workers = if quick { 1 } else { self.max_parallel() };
+            let (at, jobs): (Vec<usize>, Vec<Job<'_, Done>>) = sync
+                .into_iter()
+                .map(|(i, entry, input, ctx)| {
+                    let job: Job<'_, Done> = Box::new(move || match run(&entry, input, &ctx) {
+                        Started::Done(done) => done,
+                        // Not reached: the entry's handler is synchronous.
+                        Started::Running(_) => unfinished(entry.spec.name()),
+                    });
+                    (i, job)
+                })
+                .unzip();
+            for (i, done) in at.into_iter().zip(run_bounded(jobs, workers)) {
+                if let (Some(done), Some(slot), Some(call)) =
+                    (done, results.get_mut(i), calls.get(i))
+                {
+                    *slot = done.into_tool_result(call.id.clone());
+                }
+            }
         }
         if !running.is_empty() {
             let (at, futures): (Vec<usize>, Vec<_>) = running.into_iter().unzip();
@@ -531,11 +642,11 @@ impl ToolRegistry {
             .map(|(_, e)| &e.spec)
     }
 
-    /// Starts one call: everything up to an async handler's future, which is handed back
-    /// to be polled; the rest (a synchronous handler, any failure) is done here.
-    fn start_call(&self, call: &ToolCall) -> Started {
+    /// Prepares one call: its tool found, its arguments read, unwrapped and checked; any
+    /// failure is the call's result.
+    fn prepare_call(&self, call: &ToolCall) -> Prepared {
         let Some(entry) = self.tools.get(&call.name) else {
-            return Started::Done(self.unknown(&call.name));
+            return Prepared::Done(self.unknown(&call.name));
         };
         let input = match &call.arguments {
             Arguments::Value(Value::Null) => Value::Object(Default::default()),
@@ -549,7 +660,7 @@ impl ToolRegistry {
                 Ok(v) => v,
                 Err(e) => {
                     let name = &call.name;
-                    return Started::Done(Done {
+                    return Prepared::Done(Done {
                         name: name.clone(),
                         result: Err(ToolError::of(
                             ToolErrorKind::InvalidArguments,
@@ -561,7 +672,11 @@ impl ToolRegistry {
                 }
             },
         };
-        start(entry, input, &CallContext::none())
+        let ctx = CallContext::none().with_call(Some(call.id.clone()), call.name.as_str());
+        match prepare(entry, input) {
+            Ok(input) => Prepared::Ready(entry.clone(), input, ctx),
+            Err(done) => Prepared::Done(done),
+        }
     }
 
     /// The entry of a tool, shared (a call holds it while it runs).
@@ -576,10 +691,41 @@ pub(crate) enum Started {
     Running(BoxFuture<Done>),
 }
 
+/// A call after [`ToolRegistry::prepare_call`]: settled already (an unknown tool, bad
+/// arguments), or ready to run with its checked input and its context.
+enum Prepared {
+    Done(Done),
+    Ready(Arc<Entry>, Value, CallContext),
+}
+
+/// The stand-in result of a call whose handler is still to run.
+fn unfinished(name: &str) -> Done {
+    Done {
+        name: name.to_owned(),
+        result: Err(ToolError::new("the call did not finish")),
+    }
+}
+
+impl Entry {
+    /// Whether the handler is synchronous (it runs to the end when called).
+    fn is_sync(&self) -> bool {
+        matches!(self.handler, Handler::Sync(_))
+    }
+}
+
 /// One call up to an async handler's future: unwrap, validate, run a synchronous
 /// handler (so a turn of synchronous calls needs no future at all), panics caught.
 pub(crate) fn start(entry: &Entry, input: Value, ctx: &CallContext) -> Started {
-    let name = entry.spec.name().to_owned();
+    match prepare(entry, input) {
+        Ok(input) => run(entry, input, ctx),
+        Err(done) => Started::Done(done),
+    }
+}
+
+/// The input the handler gets: unwrapped from `{"input": …}` for a non-object schema,
+/// checked against the schema; a failure is the call's result.
+fn prepare(entry: &Entry, input: Value) -> Result<Value, Done> {
+    let name = entry.spec.name();
     let input = if entry.spec.wraps_input() {
         match input {
             Value::Object(mut m) if m.contains_key("input") && m.len() == 1 => {
@@ -590,6 +736,11 @@ pub(crate) fn start(entry: &Entry, input: Value, ctx: &CallContext) -> Started {
     } else {
         input
     };
+    let mut input = input;
+    if entry.spec.strict() {
+        let schema = entry.spec.input_schema();
+        strip_optional_nulls(schema, schema, &mut input, 0);
+    }
     #[cfg(feature = "validate")]
     // `is_valid` first: it stops at the first problem and builds no error, so valid
     // input (the common case) costs no allocation.
@@ -607,9 +758,17 @@ pub(crate) fn start(entry: &Entry, input: Value, ctx: &CallContext) -> Started {
                 ToolErrorKind::InvalidArguments,
                 format!("invalid arguments for {name}: {}", problems.join("; ")),
             ));
-            return Started::Done(Done { name, result });
+            let name = name.to_owned();
+            return Err(Done { name, result });
         }
     }
+    Ok(input)
+}
+
+/// Runs the handler on checked input: a synchronous one here, an async one up to its
+/// future; panics caught.
+fn run(entry: &Entry, input: Value, ctx: &CallContext) -> Started {
+    let name = entry.spec.name().to_owned();
     let panicked = |name: &str, payload: &(dyn std::any::Any + Send)| {
         ToolError::of(
             ToolErrorKind::Panicked,
@@ -621,10 +780,15 @@ pub(crate) fn start(entry: &Entry, input: Value, ctx: &CallContext) -> Started {
     };
     match &entry.handler {
         Handler::Sync(f) => {
+            let started = std::time::Instant::now();
             let result = match catch_unwind(AssertUnwindSafe(|| f(input, ctx))) {
                 Ok(r) => r,
                 Err(payload) => Err(panicked(&name, payload.as_ref())),
             };
+            let took = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            entry
+                .last_run
+                .store(took, std::sync::atomic::Ordering::Relaxed);
             Started::Done(Done { name, result })
         }
         Handler::Async(f) => match catch_unwind(AssertUnwindSafe(|| f(input, ctx.clone()))) {
@@ -644,4 +808,67 @@ pub(crate) fn start(entry: &Entry, input: Value, ctx: &CallContext) -> Started {
             }
         },
     }
+}
+
+/// Removes the `null` members a model in OpenAI's strict mode sends for the optional
+/// properties it leaves out (strict mode makes them required and nullable): a member is
+/// removed when its value is `null` and `schema` (the registered one) has it as a
+/// property it does not require; nested objects and array items are visited through
+/// `properties`, `items`, `anyOf`/`oneOf` and local `$ref`s, at most 64 levels deep.
+fn strip_optional_nulls(root: &Value, schema: &Value, value: &mut Value, depth: usize) {
+    if depth > 64 {
+        return;
+    }
+    let schema = match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => match local_ref(root, r) {
+            Some(target) => target,
+            None => return,
+        },
+        None => schema,
+    };
+    if let Some(Value::Array(branches)) = schema.get("anyOf").or_else(|| schema.get("oneOf")) {
+        if schema.get("properties").is_none() && schema.get("items").is_none() {
+            // The branch the value can be: the first that is not the `null` one.
+            if let Some(b) = branches
+                .iter()
+                .find(|b| b.get("type") != Some(&Value::from("null")))
+            {
+                strip_optional_nulls(root, b, value, depth + 1);
+            }
+            return;
+        }
+    }
+    match value {
+        Value::Object(members) => {
+            let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+                return;
+            };
+            let required = |k: &str| {
+                schema
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(k)))
+            };
+            members.retain(|k, v| !(v.is_null() && props.contains_key(k) && !required(k)));
+            for (k, v) in members.iter_mut() {
+                if let Some(s) = props.get(k) {
+                    strip_optional_nulls(root, s, v, depth + 1);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(s) = schema.get("items") {
+                for v in items {
+                    strip_optional_nulls(root, s, v, depth + 1);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The definition a local `$ref` (`#/$defs/…`, `#/definitions/…`, any `#/…` pointer)
+/// points to in `root`.
+fn local_ref<'a>(root: &'a Value, r: &str) -> Option<&'a Value> {
+    root.pointer(r.strip_prefix('#')?)
 }

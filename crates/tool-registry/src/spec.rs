@@ -33,6 +33,9 @@ pub struct ToolSpec {
     annotations: Option<ToolAnnotations>,
     icons: Vec<Icon>,
     meta: Option<Map<String, Value>>,
+    strict: bool,
+    /// A custom tool (free-text input): `Some`, with its grammar if it has one.
+    custom: Option<Option<wire_convert::model::Grammar>>,
 }
 
 impl ToolSpec {
@@ -57,6 +60,81 @@ impl ToolSpec {
             annotations: None,
             icons: Vec::new(),
             meta: None,
+            strict: false,
+            custom: None,
+        })
+    }
+
+    /// A custom tool: its input is free text rather than JSON arguments (OpenAI Responses'
+    /// `custom` tool), optionally held to a grammar ([`ToolSpec::with_grammar`]). Its
+    /// input schema is `{"type": "string"}`; register it with
+    /// [`ToolRegistry::register_custom`](crate::ToolRegistry::register_custom) (or any
+    /// `register`: the handler gets the text as a JSON string).
+    ///
+    /// In the `tools` array of `openai-responses` it is a `custom` tool, whose calls
+    /// (`custom_tool_call`) the agent step runs and answers with a
+    /// `custom_tool_call_output`. Every other format has no custom tools: there it is a
+    /// function tool taking `{"input": string}` (a `changed` loss; a grammar is a
+    /// `dropped` loss), and the handler gets the `input` text all the same. MCP lists it
+    /// the same way (`inputSchema` `{"input": string}`, no grammar: MCP has no place for
+    /// one).
+    ///
+    /// ```
+    /// use tool_registry::{ToolRegistry, ToolSpec};
+    /// use wire_types::Format;
+    ///
+    /// let spec = ToolSpec::custom("sql", "Runs a read-only query")?
+    ///     .with_grammar("regex", r"^SELECT .+$");
+    /// let mut registry = ToolRegistry::new();
+    /// registry.register_custom(spec, |query| Ok(format!("ran: {query}").into()))?;
+    /// let tools = registry.tools_for(Format::OpenaiResponses, &Default::default())?;
+    /// assert_eq!(tools.value[0]["type"], "custom");
+    /// assert_eq!(tools.value[0]["format"]["definition"], r"^SELECT .+$");
+    /// let chat = registry.tools_for(Format::OpenaiChat, &Default::default())?;
+    /// assert_eq!(chat.value[0]["function"]["parameters"]["properties"]["input"]["type"], "string");
+    /// # Ok::<(), tool_registry::Error>(())
+    /// ```
+    pub fn custom(name: impl Into<String>, description: impl Into<String>) -> Result<Self, Error> {
+        let mut spec = ToolSpec::new(name, description, serde_json::json!({"type": "string"}))?;
+        spec.custom = Some(None);
+        Ok(spec)
+    }
+
+    /// Holds a custom tool's input to a grammar: `syntax` is `lark` or `regex`, the
+    /// languages OpenAI accepts (written as given), `definition` the grammar. On a tool
+    /// that is not custom it makes it one (its input schema becomes `{"type":
+    /// "string"}`).
+    pub fn with_grammar(
+        mut self,
+        syntax: impl Into<String>,
+        definition: impl Into<String>,
+    ) -> Self {
+        self.input_schema = serde_json::json!({"type": "string"});
+        self.custom = Some(Some(wire_convert::model::Grammar {
+            syntax: syntax.into(),
+            definition: definition.into(),
+        }));
+        self
+    }
+
+    /// Whether this is a custom tool ([`ToolSpec::custom`]).
+    pub fn is_custom(&self) -> bool {
+        self.custom.is_some()
+    }
+
+    /// A custom tool's grammar, if it has one.
+    pub fn grammar(&self) -> Option<&wire_convert::model::Grammar> {
+        self.custom.as_ref().and_then(Option::as_ref)
+    }
+
+    /// The custom tool in the neutral shape wire-convert writes
+    /// ([`wire_convert::encode_custom_tool`]); `None` for a tool that is not custom.
+    pub fn to_custom_tool(&self) -> Option<wire_convert::model::CustomTool> {
+        let grammar = self.custom.as_ref()?;
+        Some(wire_convert::model::CustomTool {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            grammar: grammar.clone(),
         })
     }
 
@@ -104,6 +182,56 @@ impl ToolSpec {
     pub fn with_meta(mut self, meta: Map<String, Value>) -> Self {
         self.meta = Some(meta);
         self
+    }
+
+    /// Asks for OpenAI's strict mode (structured outputs: the model's arguments always
+    /// match the schema). In the `tools` arrays of `openai-chat` and `openai-responses`
+    /// the function tool then says `strict: true` and its schema follows the strict rules
+    /// (wire-convert's strict transform, each rewrite a `changed` loss): every object
+    /// closed with `additionalProperties: false`, every property required, the optional
+    /// ones made nullable, the keywords strict mode does not support dropped.
+    ///
+    /// Since the model then sends `null` for an optional property it leaves out, a call
+    /// to a strict tool has its `null` members that the registered schema does not
+    /// require removed before it is checked and handed to the handler (the handler sees
+    /// them absent, as the schema says).
+    ///
+    /// Other formats ignore it, with no loss: their `strict` flags (Anthropic, Bedrock,
+    /// Mistral) have other rules or are not generally available, and Gemini, Ollama and
+    /// Cohere have none; the tool is written as it would be without strict mode.
+    ///
+    /// ```
+    /// use tool_registry::{ToolRegistry, ToolSpec};
+    /// use wire_types::Format;
+    ///
+    /// let spec = ToolSpec::new("get_weather", "", serde_json::json!({
+    ///     "type": "object",
+    ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    ///     "required": ["city"],
+    /// }))?
+    /// .with_strict(true);
+    /// let mut registry = ToolRegistry::new();
+    /// registry.register(spec, |args| Ok(args.into()))?;
+    /// let tools = registry.tools_for(Format::OpenaiResponses, &Default::default())?;
+    /// assert_eq!(tools.value[0]["strict"], true);
+    /// assert_eq!(tools.value[0]["parameters"]["required"], serde_json::json!(["city", "days"]));
+    /// assert_eq!(tools.value[0]["parameters"]["properties"]["days"]["type"], serde_json::json!(["integer", "null"]));
+    /// // The model leaves `days` out as `null`; the handler sees it absent.
+    /// assert_eq!(
+    ///     registry.dispatch("get_weather", serde_json::json!({"city": "Oslo", "days": null})),
+    ///     Ok(serde_json::json!({"city": "Oslo"}).into()),
+    /// );
+    /// # Ok::<(), tool_registry::Error>(())
+    /// ```
+    pub fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Whether the tool asks for OpenAI's strict mode ([`ToolSpec::with_strict`]; off by
+    /// default).
+    pub fn strict(&self) -> bool {
+        self.strict
     }
 
     /// The title, if any.
@@ -201,7 +329,8 @@ impl ToolSpec {
         })
     }
 
-    /// The neutral tool definition (without the MCP-only members).
+    /// The neutral tool definition (without the MCP-only members), `strict` set when the
+    /// spec asks for strict mode ([`ToolSpec::with_strict`]).
     pub fn to_def(&self) -> wire_convert::model::ToolDef {
         wire_convert::model::ToolDef {
             name: self.name.clone(),
@@ -209,7 +338,7 @@ impl ToolSpec {
             input_schema: Some(self.input_schema.clone()),
             dialect: wire_convert::model::Dialect::JsonSchema,
             output_schema: self.output_schema.clone(),
-            strict: None,
+            strict: self.strict.then_some(true),
             cache: None,
             vendor: Default::default(),
         }

@@ -23,6 +23,27 @@ pub enum Step {
         /// it does not model as vendor data, so this is normally empty).
         losses: Vec<Loss>,
     },
+    /// The model's turn ended on calls the registry does not run, and nothing it can:
+    /// hosted tool calls (Responses `apply_patch_call`, `web_search_call`,
+    /// `mcp_approval_request`, Anthropic `server_tool_use`, … — kept whole in the neutral
+    /// model as opaque parts) with no text, or calls of custom tools nobody registered.
+    /// Nothing ran. Answer them yourself (an `apply_patch_call_output`, an approval, the
+    /// custom tool's output) or call the model again; a turn of hosted calls that ends in
+    /// text is a [`Step::Final`].
+    Unhandled {
+        /// The custom tool calls no registered tool takes, in order (the input text as a
+        /// JSON string in `arguments`, read with [`wire_convert::decode_custom_call`]).
+        calls: Vec<ToolCall>,
+        /// The other parts the registry cannot run or read as text (hosted calls and
+        /// their results), in order.
+        hosted: Vec<Part>,
+        /// The text of the first choice (often empty).
+        text: String,
+        /// The response in the neutral model (boxed: it is large next to the other arm).
+        response: Box<model::Response>,
+        /// What the neutral model could not carry from the response (normally nothing).
+        losses: Vec<Loss>,
+    },
     /// The model called tools; they ran. Append the follow-up to the conversation and
     /// call the model again.
     Continue {
@@ -32,7 +53,9 @@ pub enum Step {
         /// The response's token usage, when the format gives it (the decoded neutral
         /// response's `usage`; boxed: it is large next to the other fields).
         usage: Option<Box<model::Usage>>,
-        /// The calls, in order.
+        /// The calls, in order: function calls, and custom tool calls (a Responses
+        /// `custom_tool_call`, whose input text is a JSON string in `arguments`; one no
+        /// registered tool takes gets a failed result, like an unknown function).
         calls: Vec<ToolCall>,
         /// Their results, in call order (failures included: `is_error`).
         results: Vec<ToolResult>,
@@ -43,7 +66,8 @@ pub enum Step {
         /// `Error:`), one Anthropic user message of `tool_result` blocks with `is_error`,
         /// Responses items, one Gemini content of `functionResponse` parts, Ollama `tool`
         /// messages with `tool_name`, Bedrock `toolResult` blocks with `status`, Mistral
-        /// and Cohere `tool` messages.
+        /// and Cohere `tool` messages; a custom tool call is answered with a Responses
+        /// `custom_tool_call_output` item.
         follow_up: Vec<Box<RawValue>>,
         /// What the format could not carry in the follow-up (e.g. an image in an OpenAI
         /// tool result, moved to a user message), after what decoding the response could
@@ -67,6 +91,22 @@ impl PartialEq for Step {
                     losses: l,
                 },
             ) => text == t && response == r && losses == l,
+            (
+                Step::Unhandled {
+                    calls,
+                    hosted,
+                    text,
+                    response,
+                    losses,
+                },
+                Step::Unhandled {
+                    calls: c,
+                    hosted: h,
+                    text: t,
+                    response: r,
+                    losses: l,
+                },
+            ) => calls == c && hosted == h && text == t && response == r && losses == l,
             (
                 Step::Continue {
                     id,
@@ -101,11 +141,11 @@ impl PartialEq for Step {
 }
 
 impl Step {
-    /// The follow-up messages as `serde_json::Value`s (empty for [`Step::Final`]), for a
-    /// conversation held as values.
+    /// The follow-up messages as `serde_json::Value`s (empty for [`Step::Final`] and
+    /// [`Step::Unhandled`]), for a conversation held as values.
     pub fn follow_up_values(&self) -> Vec<Value> {
         match self {
-            Step::Final { .. } => Vec::new(),
+            Step::Final { .. } | Step::Unhandled { .. } => Vec::new(),
             Step::Continue { follow_up, .. } => follow_up
                 .iter()
                 // Each item was written by serde_json: it reads back.
@@ -116,10 +156,12 @@ impl Step {
 }
 
 impl ToolRegistry {
-    /// Parses a response body of `format`, dispatches its tool calls (concurrently; an
-    /// unknown tool gets a failed result listing the available tools), and returns the
-    /// final answer or the follow-up to append, in the same format; blocks until the
-    /// calls are done.
+    /// Parses a response body of `format`, dispatches its tool calls (concurrently, as
+    /// [`ToolRegistry::dispatch_all`] does; an unknown tool gets a failed result listing
+    /// the available tools), and returns the final answer or the follow-up to append, in
+    /// the same format; blocks until the calls are done. A turn with nothing the registry
+    /// can run — hosted calls and no text, or only calls of custom tools nobody
+    /// registered — is [`Step::Unhandled`], never an empty final answer.
     pub fn step(&self, format: Format, body: &str) -> Result<Step, Error> {
         crate::exec::block_on(self.step_async(format, body))
     }
@@ -207,21 +249,51 @@ impl ToolRegistry {
                 losses,
             });
         };
+        // Function calls, and custom calls (`custom` says which), in order; the parts
+        // kept whole that are no custom call are hosted calls and their results.
         let mut calls: Vec<ToolCall> = Vec::with_capacity(
             choice
                 .message
                 .content
                 .iter()
-                .filter(|p| matches!(p, Part::ToolCall(_)))
+                .filter(|p| matches!(p, Part::ToolCall(_) | Part::Opaque(_)))
                 .count(),
         );
-        calls.extend(choice.message.content.iter().filter_map(|p| match p {
-            Part::ToolCall(c) => Some(c.clone()),
-            _ => None,
-        }));
-        if calls.is_empty() {
+        let mut custom: Vec<bool> = Vec::with_capacity(calls.capacity());
+        let mut hosted: Vec<Part> = Vec::new();
+        for p in &choice.message.content {
+            match p {
+                Part::ToolCall(c) => {
+                    calls.push(c.clone());
+                    custom.push(false);
+                }
+                Part::Opaque(_) => match wire_convert::decode_custom_call(p) {
+                    Some(c) => {
+                        calls.push(c);
+                        custom.push(true);
+                    }
+                    None => hosted.push(p.clone()),
+                },
+                _ => {}
+            }
+        }
+        // Something to run: a function call, or a custom call of a registered tool.
+        let runnable = calls
+            .iter()
+            .zip(&custom)
+            .any(|(c, &is_custom)| !is_custom || self.spec(&c.name).is_some());
+        if !runnable {
             let text = choice.message.joined_text();
-            return Ok(Step::Final {
+            if calls.is_empty() && (hosted.is_empty() || !text.is_empty()) {
+                return Ok(Step::Final {
+                    text,
+                    response: Box::new(response),
+                    losses,
+                });
+            }
+            return Ok(Step::Unhandled {
+                calls,
+                hosted,
                 text,
                 response: Box::new(response),
                 losses,
@@ -231,7 +303,7 @@ impl ToolRegistry {
         // The response is not handed back on this path: its message moves into the
         // follow-up instead of being copied.
         let message = response.choices.swap_remove(0).message;
-        let (items, follow_up_losses) = follow_up(format, message, &results)?;
+        let (items, follow_up_losses) = follow_up(format, message, &results, &custom)?;
         losses.extend(follow_up_losses);
         Ok(Step::Continue {
             id: response.id,
@@ -244,25 +316,37 @@ impl ToolRegistry {
     }
 }
 
-/// The assistant turn and the results, encoded as `format`'s conversation items.
+/// The assistant turn and the results, encoded as `format`'s conversation items; the
+/// result of a custom call (`custom[k]`) as the custom tool call output that answers it.
 pub(crate) fn follow_up(
     format: Format,
     assistant: Message,
     results: &[ToolResult],
+    custom: &[bool],
 ) -> Result<(Vec<Box<RawValue>>, Vec<Loss>), Error> {
+    let mut losses = Vec::new();
+    let mut parts = Vec::with_capacity(results.len());
+    for (k, r) in results.iter().enumerate() {
+        if custom.get(k).copied().unwrap_or(false) {
+            let out = wire_convert::encode_custom_output(r.clone(), &Options::default())?;
+            let at = format!("/messages/1/content/{k}");
+            losses.extend(out.losses.into_iter().map(|mut l| {
+                l.path.insert_str(0, &at);
+                l
+            }));
+            parts.push(out.value);
+        } else {
+            parts.push(Part::ToolResult(r.clone()));
+        }
+    }
     let request = model::Request {
-        messages: vec![
-            assistant,
-            Message::new(
-                Role::Tool,
-                results.iter().cloned().map(Part::ToolResult).collect(),
-            ),
-        ],
+        messages: vec![assistant, Message::new(Role::Tool, parts)],
         source: Some(format),
         ..Default::default()
     };
     // The follow-up is the response's own format: its history is written back as it is.
     // Its losses concern the appended messages only (not a missing model or max_tokens).
     let encoded = wire_convert::encode_messages(request, format, &Options::default())?;
-    Ok((encoded.value, encoded.losses))
+    losses.extend(encoded.losses);
+    Ok((encoded.value, losses))
 }

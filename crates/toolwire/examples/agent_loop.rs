@@ -81,6 +81,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
                 messages.extend(follow_up);
             }
+            Step::Unhandled { calls, hosted, .. } => {
+                // Calls only the caller can answer (hosted tools, custom tools nobody
+                // registered): none in this recording.
+                println!(
+                    "turn {turn}: {} call(s) and {} hosted part(s) to answer by hand",
+                    calls.len(),
+                    hosted.len()
+                );
+                break;
+            }
             Step::Final { text, .. } => {
                 println!(
                     "turn {turn}: final answer ({} chars): {}…",

@@ -57,7 +57,7 @@
 //!         assert_eq!(follow_up[1]["content"][0]["tool_use_id"], "toolu_01");
 //!         assert_eq!(follow_up[1]["content"][0]["content"], "Paris: 21°C, clear");
 //!     }
-//!     Step::Final { .. } => unreachable!("the response calls a tool"),
+//!     Step::Final { .. } | Step::Unhandled { .. } => unreachable!("the response calls a tool"),
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

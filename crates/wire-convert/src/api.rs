@@ -677,6 +677,107 @@ pub fn adapt_schema(
     strict(schema::adapt(schema, format, options), options)
 }
 
+/// A custom tool (free-text input, optional grammar) as a tool of `format`'s tools array,
+/// to put among a request's tools or pass to [`encode_tools`]:
+///
+/// * `openai-responses`: a `custom` tool (`{"type": "custom", "name", "description",
+///   "format": {"type": "grammar", "syntax", "definition"}}`), kept whole; its calls
+///   arrive as `custom_tool_call` items ([`decode_custom_call`]) and are answered with
+///   `custom_tool_call_output` items ([`encode_custom_output`]);
+/// * every other format: a function tool taking `{"input": string}` (a `changed` loss at
+///   `/`), whose calls are ordinary tool calls; a grammar has no place there and is a
+///   `dropped` loss at `/format` (the model is only asked for text).
+///
+/// ```
+/// use wire_convert::model::{CustomTool, Grammar, Tool};
+/// use wire_convert::{Format, encode_custom_tool};
+///
+/// let tool = CustomTool {
+///     name: "sql".into(),
+///     description: Some("Runs a query".into()),
+///     grammar: Some(Grammar { syntax: "regex".into(), definition: "^SELECT .+$".into() }),
+/// };
+/// let Tool::Opaque(custom) = encode_custom_tool(tool.clone(), Format::OpenaiResponses).value else { panic!() };
+/// assert_eq!(custom.value["format"]["syntax"], "regex");
+/// let elsewhere = encode_custom_tool(tool, Format::Anthropic);
+/// let Tool::Function(def) = elsewhere.value else { panic!() };
+/// assert_eq!(def.input_schema.unwrap()["properties"]["input"]["type"], "string");
+/// assert_eq!(elsewhere.losses[1].path, "/format");
+/// ```
+pub fn encode_custom_tool(tool: model::CustomTool, format: Format) -> Converted<model::Tool> {
+    let mut losses = Vec::new();
+    let value = if format == Format::OpenaiResponses {
+        crate::openai_responses::custom_tool(tool)
+    } else {
+        losses.push(Loss {
+            path: String::new(),
+            kind: crate::LossKind::Changed,
+            code: crate::LossCode::ToolUnsupported,
+            detail: format!(
+                "{format} has no custom tools: written as a function tool taking {{\"input\": string}}"
+            ),
+        });
+        if tool.grammar.is_some() {
+            losses.push(Loss {
+                path: "/format".to_owned(),
+                kind: crate::LossKind::Dropped,
+                code: crate::LossCode::SchemaChanged,
+                detail: format!(
+                    "{format} cannot hold a custom tool's input to a grammar: the model is asked for text only"
+                ),
+            });
+        }
+        model::Tool::Function(model::ToolDef {
+            name: tool.name,
+            description: tool.description,
+            input_schema: Some(serde_json::json!({
+                "type": "object",
+                "properties": {"input": {"type": "string"}},
+                "required": ["input"]
+            })),
+            dialect: model::Dialect::JsonSchema,
+            output_schema: None,
+            strict: None,
+            cache: None,
+            vendor: model::Vendor::default(),
+        })
+    };
+    Converted {
+        value,
+        losses,
+        ids: IdMap::default(),
+    }
+}
+
+/// The call of a custom tool that `part` holds, as a tool call whose `arguments` are the
+/// input text as a JSON string: a Responses `custom_tool_call` item, which the neutral
+/// model keeps whole (an opaque part of the assistant message). `None` for any other
+/// part (a function call is a [`model::Part::ToolCall`] already).
+pub fn decode_custom_call(part: &model::Part) -> Option<model::ToolCall> {
+    crate::openai_responses::custom_call(part)
+}
+
+/// The result of a custom tool call as the part that answers it in a Responses tool
+/// message: a `custom_tool_call_output` item (kept whole, like the call), written by the
+/// rules of a function call's output (text, images and files as its `output`; no error
+/// flag, so a failure is prefixed `Error: `, a `changed` loss). Losses point into the
+/// result (`/is_error`, `/content/0`).
+pub fn encode_custom_output(
+    result: model::ToolResult,
+    options: &Options,
+) -> Result<Converted<model::Part>, Error> {
+    let mut ctx = Ctx::new(Format::OpenaiResponses, options);
+    let value = crate::openai_responses::custom_output(result, &mut ctx)?;
+    strict(
+        Converted {
+            value,
+            losses: ctx.take_losses(),
+            ids: IdMap::default(),
+        },
+        options,
+    )
+}
+
 /// Whether a JSON Schema describes a JSON object (what every format's tool input must
 /// be); a tool with another schema gets its input wrapped as `{"input": …}`.
 pub fn is_object_schema(schema: &Value) -> bool {

@@ -79,11 +79,12 @@ mod openai_responses;
 
 pub use api::{
     Converted, Decoded, adapt_schema, convert_request, convert_request_value, convert_response,
-    convert_response_value, decode_mcp_call, decode_mcp_result, decode_mcp_tools, decode_messages,
-    decode_messages_value, decode_request, decode_request_value, decode_response,
-    decode_response_value, decode_tools, decode_tools_value, encode_mcp_call, encode_mcp_result,
-    encode_mcp_tools, encode_messages, encode_request, encode_request_value, encode_response,
-    encode_response_value, encode_tools, is_object_schema,
+    convert_response_value, decode_custom_call, decode_mcp_call, decode_mcp_result,
+    decode_mcp_tools, decode_messages, decode_messages_value, decode_request, decode_request_value,
+    decode_response, decode_response_value, decode_tools, decode_tools_value, encode_custom_output,
+    encode_custom_tool, encode_mcp_call, encode_mcp_result, encode_mcp_tools, encode_messages,
+    encode_request, encode_request_value, encode_response, encode_response_value, encode_tools,
+    is_object_schema,
 };
 pub use error::Error;
 pub use ids::{IdMap, IdRule};

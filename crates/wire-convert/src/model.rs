@@ -519,6 +519,37 @@ impl ToolDef {
     }
 }
 
+/// A tool whose input is free text rather than JSON arguments, optionally held to a
+/// grammar: OpenAI Responses' `custom` tool (`{"type": "custom", "name", "description",
+/// "format"}`). It is not one of a request's [`Tool`]s: [`encode_custom_tool`] writes it
+/// as a tool of a format (a `custom` tool for Responses, a function tool taking
+/// `{"input": string}` elsewhere), and a model's call of it is read with
+/// [`decode_custom_call`].
+///
+/// [`encode_custom_tool`]: crate::encode_custom_tool
+/// [`decode_custom_call`]: crate::decode_custom_call
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CustomTool {
+    /// The name the model calls it by.
+    pub name: String,
+    /// What it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The grammar its input follows; `None`: any text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grammar: Option<Grammar>,
+}
+
+/// The grammar a custom tool's input follows (Responses `"format": {"type": "grammar",
+/// "syntax", "definition"}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Grammar {
+    /// The grammar's language: `lark` or `regex` (OpenAI's two; written as given).
+    pub syntax: String,
+    /// The grammar itself, in that language.
+    pub definition: String,
+}
+
 /// Which tool the model must or may call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "mode", rename_all = "snake_case")]

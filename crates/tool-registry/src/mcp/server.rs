@@ -388,7 +388,10 @@ impl McpServer {
             .and_then(|m| m.get("progressToken"))
             .filter(|t| t.is_string() || t.is_number())
             .cloned();
-        let ctx = CallContext::detached();
+        let call_id = match &id {
+            RequestId::String(s) | RequestId::Number(s) => s.clone(),
+        };
+        let ctx = CallContext::detached().with_call(Some(call_id), params.name.as_str());
         {
             let mut calls = lock(&self.shared.calls);
             if calls.contains_key(&id) {

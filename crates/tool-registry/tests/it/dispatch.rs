@@ -252,6 +252,151 @@ fn dispatch_all_runs_concurrently_and_returns_results_in_call_order() {
     assert_eq!(errors, [false, false, false, true, true]);
 }
 
+/// A rendezvous of `n` handlers: each arrives and waits (at most `patience`) until all
+/// `n` have arrived. Handlers run one after another never meet: the first gives up.
+struct Rendezvous {
+    arrived: std::sync::Mutex<usize>,
+    all_here: std::sync::Condvar,
+    n: usize,
+}
+
+impl Rendezvous {
+    fn new(n: usize) -> Arc<Self> {
+        Arc::new(Rendezvous {
+            arrived: std::sync::Mutex::new(0),
+            all_here: std::sync::Condvar::new(),
+            n,
+        })
+    }
+
+    /// Whether all `n` met within `patience`.
+    fn meet(&self, patience: std::time::Duration) -> bool {
+        let mut arrived = self.arrived.lock().unwrap();
+        *arrived += 1;
+        self.all_here.notify_all();
+        let (arrived, _) = self
+            .all_here
+            .wait_timeout_while(arrived, patience, |a| *a < self.n)
+            .unwrap();
+        *arrived >= self.n
+    }
+}
+
+/// A registry with `meet`, a synchronous tool that waits for `n` callers at once and
+/// answers with its call's id and tool name, as its context gives them.
+fn meeting_registry(n: usize) -> ToolRegistry {
+    let rendezvous = Rendezvous::new(n);
+    let mut r = ToolRegistry::new();
+    r.register_with_context(
+        ToolSpec::new("meet", "", json!({"type": "object"})).unwrap(),
+        move |_, ctx| {
+            if !rendezvous.meet(std::time::Duration::from_secs(10)) {
+                return Err("alone: the other calls did not run at the same time".into());
+            }
+            Ok(format!(
+                "{} {}",
+                ctx.call_id().unwrap_or("-"),
+                ctx.tool_name().unwrap_or("-")
+            )
+            .into())
+        },
+    )
+    .unwrap();
+    r
+}
+
+#[test]
+fn synchronous_handlers_of_one_turn_run_at_the_same_time_and_see_their_call() {
+    let mut r = meeting_registry(2);
+    r.set_max_parallel(2);
+    let calls = vec![
+        call("call_a", "meet", Arguments::Value(json!({}))),
+        call("call_b", "meet", Arguments::Value(json!({}))),
+    ];
+    let results = r.dispatch_all(&calls);
+    let texts: Vec<String> = results.iter().map(|r| text_of(&r.content)).collect();
+    // Both met (they ran at once), each named by its own call, in call order.
+    assert_eq!(texts, ["call_a meet", "call_b meet"]);
+}
+
+#[test]
+fn at_most_max_parallel_handlers_run_at_once() {
+    // Six slow calls, two workers: never more than two handlers at once, and every call
+    // still gets its result in order.
+    let running = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let mut r = ToolRegistry::new();
+    let (run, max) = (running.clone(), most.clone());
+    r.register_with_context(
+        ToolSpec::new("gauge", "", json!({"type": "object"})).unwrap(),
+        move |_, ctx| {
+            let now = run.fetch_add(1, Ordering::SeqCst) + 1;
+            max.fetch_max(now, Ordering::SeqCst);
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            run.fetch_sub(1, Ordering::SeqCst);
+            Ok(ctx.call_id().unwrap_or_default().into())
+        },
+    )
+    .unwrap();
+    r.set_max_parallel(2);
+    let ids = ["u", "v", "w", "x", "y", "z"];
+    let calls: Vec<ToolCall> = ids
+        .iter()
+        .map(|id| call(id, "gauge", Arguments::Value(json!({}))))
+        .collect();
+    let results = r.dispatch_all(&calls);
+    let texts: Vec<String> = results.iter().map(|r| text_of(&r.content)).collect();
+    assert_eq!(texts, ids);
+    let most = most.load(Ordering::SeqCst);
+    assert!((1..=2).contains(&most), "at most two at once, saw {most}");
+}
+
+#[test]
+fn the_agent_step_runs_a_turns_synchronous_calls_in_parallel() {
+    let r = {
+        let mut r = meeting_registry(2);
+        r.set_max_parallel(4);
+        r
+    };
+    let body = json!({"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null,
+        "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "meet", "arguments": "{}"}},
+            {"id": "call_2", "type": "function", "function": {"name": "meet", "arguments": "{}"}}]}}]});
+    let step = r
+        .step(wire_types::Format::OpenaiChat, &body.to_string())
+        .unwrap();
+    let follow_up = step.follow_up_values();
+    assert_eq!(follow_up[1]["content"], "call_1 meet");
+    assert_eq!(follow_up[2]["content"], "call_2 meet");
+}
+
+#[test]
+fn dispatch_names_the_tool_and_dispatch_call_names_the_call_too() {
+    let mut r = ToolRegistry::new();
+    r.register_with_context(
+        ToolSpec::new("who", "", json!({"type": "object"})).unwrap(),
+        |_, ctx| Ok(format!("{:?} {:?}", ctx.call_id(), ctx.tool_name()).into()),
+    )
+    .unwrap();
+    assert_eq!(
+        r.dispatch("who", json!({})),
+        Ok(ToolOutput::Text("None Some(\"who\")".into()))
+    );
+    let result = r.dispatch_call(&call("toolu_9", "who", Arguments::Value(json!({}))));
+    assert_eq!(text_of(&result.content), "Some(\"toolu_9\") Some(\"who\")");
+}
+
+fn text_of(parts: &[wire_convert::model::Part]) -> String {
+    parts
+        .iter()
+        .filter_map(|p| match p {
+            wire_convert::model::Part::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn sixteen_threads_dispatch_at_once_and_nothing_is_lost() {
     let counter = Arc::new(AtomicUsize::new(0));

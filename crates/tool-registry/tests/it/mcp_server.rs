@@ -687,3 +687,28 @@ proptest! {
         prop_assert_eq!(s.running(), 0);
     }
 }
+
+#[test]
+fn a_tool_sees_the_request_id_and_its_name_in_its_context() {
+    let mut r = ToolRegistry::new();
+    r.register_with_context(
+        ToolSpec::new("whoami", "", json!({"type": "object"})).unwrap(),
+        |_, ctx| {
+            Ok(format!(
+                "{} {}",
+                ctx.call_id().unwrap_or("-"),
+                ctx.tool_name().unwrap_or("-")
+            )
+            .into())
+        },
+    )
+    .unwrap();
+    let mut s = McpServer::new(r, ServerOptions::default());
+    s.handle(&init_message("2025-11-25")).finish();
+    s.handle(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .finish();
+    for (id, want) in [(json!(7), "7 whoami"), (json!("abc"), "abc whoami")] {
+        let r = one(&mut s, &call(id, "whoami", json!({})));
+        assert_eq!(r["result"]["content"][0]["text"], want);
+    }
+}

@@ -31,34 +31,37 @@ fn every_response_fixture_steps() {
         let decoded = wire_convert::decode_response(&body, format, &Default::default())
             .unwrap()
             .value;
-        let mut names: Vec<String> = decoded
+        // Function calls, and custom calls (`true`: registered as custom tools).
+        let mut names: Vec<(String, bool)> = decoded
             .choices
             .iter()
             .flat_map(|c| c.message.content.iter())
             .filter_map(|p| match p {
-                Part::ToolCall(c) => Some(c.name.clone()),
-                _ => None,
+                Part::ToolCall(c) => Some((c.name.clone(), false)),
+                other => wire_convert::decode_custom_call(other).map(|c| (c.name, true)),
             })
             .collect();
         names.dedup();
         let mut registry = ToolRegistry::new();
-        for (i, name) in names.iter().enumerate() {
+        for (i, (name, custom)) in names.iter().enumerate() {
             if registry.spec(name).is_some() {
                 continue;
             }
             let fails = i == 1;
             let tool = name.clone();
+            let spec = if *custom {
+                ToolSpec::custom(name, "").unwrap()
+            } else {
+                ToolSpec::new(name, "", json!({"type": "object"})).unwrap()
+            };
             registry
-                .register(
-                    ToolSpec::new(name, "", json!({"type": "object"})).unwrap(),
-                    move |args| {
-                        if fails {
-                            Err(format!("{tool} is down").into())
-                        } else {
-                            Ok(json!({"tool": tool, "args": args}).into())
-                        }
-                    },
-                )
+                .register(spec, move |args| {
+                    if fails {
+                        Err(format!("{tool} is down").into())
+                    } else {
+                        Ok(json!({"tool": tool, "args": args}).into())
+                    }
+                })
                 .unwrap();
         }
         let mut report = String::new();
@@ -66,13 +69,42 @@ fn every_response_fixture_steps() {
         // The items are JSON text; read as values they pretty-print for the snapshot.
         let values = step.follow_up_values();
         match step {
-            Step::Final { text, .. } => {
+            Step::Final { text, response, .. } => {
+                // Never an empty answer over calls the registry did not run.
+                let kept_whole = response
+                    .choices
+                    .iter()
+                    .flat_map(|c| c.message.content.iter())
+                    .any(|p| matches!(p, Part::Opaque(_)));
+                assert!(!(text.is_empty() && kept_whole), "{}", path.display());
                 writeln!(
                     report,
                     "final: {}",
                     text.chars().take(200).collect::<String>()
                 )
                 .unwrap();
+            }
+            Step::Unhandled {
+                calls,
+                hosted,
+                text,
+                ..
+            } => {
+                writeln!(report, "unhandled calls: {}", calls.len()).unwrap();
+                writeln!(
+                    report,
+                    "hosted: {}",
+                    hosted
+                        .iter()
+                        .map(|p| match p {
+                            Part::Opaque(o) => o.value["type"].as_str().unwrap_or("?").to_owned(),
+                            other => other.kind().to_owned(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+                .unwrap();
+                writeln!(report, "text: {text}").unwrap();
             }
             Step::Continue {
                 calls,
@@ -279,4 +311,130 @@ fn a_stream_that_broke_off_runs_none_of_its_calls() {
     let err = registry.step_stream(Format::Anthropic, &body).unwrap_err();
     assert!(err.to_string().contains("incomplete"), "{err}");
     assert_eq!(ran.load(std::sync::atomic::Ordering::SeqCst), 0);
+}
+
+/// A Responses body whose output is `items`.
+fn responses_body(items: serde_json::Value) -> String {
+    json!({"id": "resp_1", "object": "response", "created_at": 1, "status": "completed",
+           "model": "gpt-5", "output": items})
+    .to_string()
+}
+
+fn custom_call(call_id: &str, name: &str, input: &str) -> serde_json::Value {
+    json!({"type": "custom_tool_call", "id": format!("ctc_{call_id}"), "call_id": call_id,
+           "name": name, "input": input})
+}
+
+#[test]
+fn a_custom_tool_call_runs_its_handler_on_the_text_and_gets_a_custom_output() {
+    let mut registry = ToolRegistry::new();
+    registry
+        .register_custom(ToolSpec::custom("math_exp", "").unwrap(), |text| {
+            Ok(format!("got <{text}>").into())
+        })
+        .unwrap();
+    let body = std::fs::read_to_string(
+        "../../fixtures/openai-responses/response/handmade-custom-tool-call.json",
+    )
+    .unwrap();
+    let step = registry.step(Format::OpenaiResponses, &body).unwrap();
+    let follow_up = step.follow_up_values();
+    let Step::Continue {
+        calls,
+        results,
+        losses,
+        ..
+    } = step
+    else {
+        panic!("the custom call runs: {step:?}")
+    };
+    assert_eq!(calls[0].name, "math_exp");
+    assert!(!results[0].is_error);
+    assert!(losses.is_empty(), "{losses:?}");
+    assert_eq!(
+        follow_up[2],
+        json!({"type": "custom_tool_call_output", "call_id": "call_Qm3xT8vLw2RkZp7NcY4hJd9s",
+               "output": "got <4 + 4 * 2>"})
+    );
+    // The follow-up is valid Responses input, as the SDK types it.
+    let input = test_support::conformance("openai-responses.input").unwrap();
+    let errors = test_support::schema_errors(input, &serde_json::Value::Array(follow_up));
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+#[test]
+fn calls_of_unregistered_custom_tools_alone_are_reported_unhandled_not_a_final_answer() {
+    let registry = ToolRegistry::new();
+    let body = responses_body(json!([custom_call("call_1", "patch", "*** Begin Patch")]));
+    let step = registry.step(Format::OpenaiResponses, &body).unwrap();
+    let Step::Unhandled {
+        calls,
+        hosted,
+        text,
+        ..
+    } = step
+    else {
+        panic!("expected unhandled: {step:?}")
+    };
+    assert_eq!(
+        (calls[0].id.as_str(), calls[0].name.as_str()),
+        ("call_1", "patch")
+    );
+    assert_eq!(calls[0].arguments.value(), Some(json!("*** Begin Patch")));
+    assert!(hosted.is_empty() && text.is_empty());
+}
+
+#[test]
+fn an_unregistered_custom_call_beside_a_function_call_gets_a_failed_output() {
+    // Every call of the turn needs an output, or the next request is refused.
+    let mut registry = ToolRegistry::new();
+    registry
+        .register(
+            ToolSpec::new("get_weather", "", json!({"type": "object"})).unwrap(),
+            |_| Ok("sunny".into()),
+        )
+        .unwrap();
+    let body = responses_body(json!([
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": "{}"},
+        custom_call("call_2", "patch", "diff")
+    ]));
+    let step = registry.step(Format::OpenaiResponses, &body).unwrap();
+    let follow_up = step.follow_up_values();
+    let Step::Continue { results, .. } = step else {
+        panic!("expected calls: {step:?}")
+    };
+    assert_eq!(
+        results.iter().map(|r| r.is_error).collect::<Vec<_>>(),
+        [false, true]
+    );
+    assert_eq!(follow_up[2]["type"], "function_call_output");
+    assert_eq!(follow_up[3]["type"], "custom_tool_call_output");
+    assert_eq!(
+        follow_up[3]["output"],
+        "Error: unknown tool `patch`; available tools: get_weather"
+    );
+}
+
+#[test]
+fn hosted_calls_without_text_are_unhandled_and_with_text_a_final_answer() {
+    let registry = ToolRegistry::new();
+    let search = json!({"type": "web_search_call", "id": "ws_1", "status": "completed",
+                        "action": {"type": "search", "query": "weather"}});
+    let alone = responses_body(json!([search.clone()]));
+    let Step::Unhandled { calls, hosted, .. } =
+        registry.step(Format::OpenaiResponses, &alone).unwrap()
+    else {
+        panic!("expected unhandled")
+    };
+    assert!(calls.is_empty());
+    assert_eq!(hosted.len(), 1);
+    let answered = responses_body(
+        json!([search, {"type": "message", "id": "msg_1", "role": "assistant",
+        "status": "completed", "content": [{"type": "output_text", "text": "Sunny.", "annotations": []}]}]),
+    );
+    let Step::Final { text, .. } = registry.step(Format::OpenaiResponses, &answered).unwrap()
+    else {
+        panic!("expected a final answer")
+    };
+    assert_eq!(text, "Sunny.");
 }

@@ -2,9 +2,9 @@
 //! [`passes::tools`](crate::passes::tools) rules.
 
 use super::F;
-use crate::Ctx;
 use crate::model::Tool;
 use crate::passes::tools::{self as shared, Strict, WireFunction};
+use crate::{Ctx, schema};
 use wire_types::ollama as w;
 
 /// Reads a tool of the `tools` array.
@@ -24,10 +24,14 @@ pub(super) fn decode_tool(t: w::Tool) -> Tool {
     )
 }
 
-/// Encodes tool definitions as an Ollama `tools` array (`None` for none).
+/// Encodes tool definitions as an Ollama `tools` array (`None` for none). The parameters
+/// of a tool that did not come from Ollama go through Ollama's schema dialect
+/// ([`schema::to_ollama`]: what its server keeps, every other keyword a loss, since
+/// Ollama would drop it silently); Ollama's own tools are written back as they were.
 pub(super) fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<Vec<w::Tool>> {
+    let dialect = ctx.source != Some(F);
     shared::encode_tools(tools, ctx, |def, at, ctx| {
-        let f = shared::encode_function(
+        let mut f = shared::encode_function(
             def,
             at,
             Strict::Unsupported("ollama tools have no strict mode"),
@@ -35,6 +39,11 @@ pub(super) fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<Vec<w:
             w::Tool::FIELDS,
             ctx,
         );
+        if dialect {
+            f.parameters = f
+                .parameters
+                .map(|p| schema::to_ollama(&p, ctx, &format!("{at}/input_schema")));
+        }
         w::Tool {
             kind: f.kind,
             function: w::FunctionDef {

@@ -67,6 +67,8 @@ pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
                     let pat = format!("{at}/content/{j}");
                     match p {
                         Part::ToolResult(r) => items.push(encode_function_output(r, &pat, ctx)?),
+                        // A `custom_tool_call_output` (or another output item) kept whole.
+                        Part::Opaque(o) if is_item(&o) => items.push(item_of(o, &pat)?),
                         other => ctx.dropped(
                             LossCode::PartUnsupported,
                             pat,
@@ -702,7 +704,11 @@ fn encode_file(m: Media, at: &str, ctx: &mut Ctx<'_>) -> Result<Option<w::Conten
 }
 
 /// A tool result as a `function_call_output` item.
-fn encode_function_output(r: ToolResult, at: &str, ctx: &mut Ctx<'_>) -> Result<w::Item, Error> {
+pub(super) fn encode_function_output(
+    r: ToolResult,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) -> Result<w::Item, Error> {
     meta_losses(&r.meta, at, ctx);
     let v = &r.meta.vendor;
     let mut map = rebuild(v, ctx, at);

@@ -68,6 +68,8 @@ mod stream;
 mod tests;
 mod tools;
 
+pub(crate) use tools::{custom_call, custom_output, custom_tool};
+
 /// The OpenAI Responses format.
 pub(crate) struct OpenaiResponses;
 

@@ -521,3 +521,38 @@ fn no_empty_assistant_message_before_calls() {
     assert_eq!(same.value, own);
     assert!(same.losses.is_empty());
 }
+
+#[test]
+fn a_custom_call_reads_from_its_item_and_its_output_is_a_custom_output_item() {
+    let body = json!({"id": "resp_1", "object": "response", "created_at": 1, "status": "completed",
+        "model": "gpt-5", "output": [
+            {"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_1", "name": "sql", "input": "SELECT 1"},
+            {"type": "web_search_call", "id": "ws_1", "status": "completed"}]});
+    let d = crate::decode_response(&body.to_string(), F, &Options::default()).unwrap();
+    let parts = &d.value.choices[0].message.content;
+    let call = crate::decode_custom_call(&parts[0]).unwrap();
+    assert_eq!((call.id.as_str(), call.name.as_str()), ("call_1", "sql"));
+    assert_eq!(call.arguments.value(), Some(json!("SELECT 1")));
+    assert_eq!(
+        crate::decode_custom_call(&parts[1]),
+        None,
+        "a hosted call is no custom call"
+    );
+
+    let failed = crate::model::ToolResult {
+        call_id: "call_1".into(),
+        name: Some("sql".into()),
+        content: vec![crate::model::Part::text("no such table")],
+        is_error: true,
+        meta: Default::default(),
+    };
+    let out = crate::encode_custom_output(failed, &Options::default()).unwrap();
+    let crate::model::Part::Opaque(item) = out.value else {
+        panic!("an item kept whole")
+    };
+    assert_eq!(
+        item.value,
+        json!({"type": "custom_tool_call_output", "call_id": "call_1", "output": "Error: no such table"})
+    );
+    assert_eq!(out.losses[0].path, "/is_error");
+}

@@ -1,9 +1,12 @@
 //! Tool definitions both ways.
 
 use super::{F, from_map, is_absent, note_absent, rebuild, rest, tagged, to_map};
-use crate::model::{Dialect, Opaque, PartMeta, Tool, ToolDef, Vendor};
+use crate::model::{
+    Arguments, CustomTool, Dialect, Opaque, Part, PartMeta, Tool, ToolCall, ToolDef, ToolResult,
+    Vendor,
+};
 use crate::{Ctx, Error, LossCode, passes, schema};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use wire_types::openai_responses as w;
 
 /// A wire tool as a neutral one: a function tool mapped, a hosted tool kept whole.
@@ -106,4 +109,64 @@ fn encode_tool_def(def: ToolDef, at: &str, ctx: &mut Ctx<'_>) -> Result<w::Tool,
         );
     }
     from_map(tagged("function", map), at)
+}
+
+/// A custom tool as a Responses `custom` tool (`{"type": "custom", "name", "description",
+/// "format": {"type": "grammar", "syntax", "definition"}}`; no `format` for free text),
+/// kept whole as an opaque tool of this format.
+pub(crate) fn custom_tool(tool: CustomTool) -> Tool {
+    let mut map = Map::new();
+    map.insert("type".into(), Value::from("custom"));
+    map.insert("name".into(), Value::String(tool.name));
+    if let Some(d) = tool.description {
+        map.insert("description".into(), Value::String(d));
+    }
+    if let Some(g) = tool.grammar {
+        let mut format = Map::new();
+        format.insert("type".into(), Value::from("grammar"));
+        format.insert("syntax".into(), Value::String(g.syntax));
+        format.insert("definition".into(), Value::String(g.definition));
+        map.insert("format".into(), Value::Object(format));
+    }
+    Tool::Opaque(Opaque {
+        format: F,
+        value: Value::Object(map),
+        meta: PartMeta::default(),
+    })
+}
+
+/// The call a `custom_tool_call` item (kept whole as an opaque item) makes: its
+/// `call_id`, `name`, and `input` text as a JSON string in the arguments. `None` for
+/// any other part, or an item without those three strings.
+pub(crate) fn custom_call(part: &Part) -> Option<ToolCall> {
+    let Part::Opaque(o) = part else { return None };
+    if !super::is_item(o) || o.value.get("type").and_then(Value::as_str) != Some("custom_tool_call")
+    {
+        return None;
+    }
+    let text = |k: &str| o.value.get(k).and_then(Value::as_str).map(str::to_owned);
+    Some(ToolCall {
+        id: text("call_id")?,
+        synthetic_id: false,
+        name: text("name")?,
+        arguments: Arguments::Value(Value::String(text("input")?)),
+        meta: PartMeta::default(),
+    })
+}
+
+/// The `custom_tool_call_output` item answering a custom call with `result`, kept whole
+/// as an opaque item: written by the rules of a `function_call_output` (its `output`
+/// text or content parts, a failure prefixed `Error: `), losses pointing into the result.
+pub(crate) fn custom_output(result: ToolResult, ctx: &mut Ctx<'_>) -> Result<Part, Error> {
+    let item = super::encode::encode_function_output(result, "", ctx)?;
+    let Value::Object(mut map) = wire_types::to_value(&item) else {
+        return Err(Error::invalid(
+            "",
+            "a function call output is not an object",
+        ));
+    };
+    map.insert("type".into(), Value::from("custom_tool_call_output"));
+    // A custom tool call output has no `status`.
+    map.shift_remove("status");
+    Ok(super::opaque_item(map))
 }

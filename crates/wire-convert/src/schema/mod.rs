@@ -2,7 +2,12 @@
 //! rewrites that get a schema there, each change recorded as a loss.
 //!
 //! * **JSON Schema** as written: Anthropic `input_schema`, Bedrock `inputSchema.json`,
-//!   Ollama, Mistral, Cohere, OpenAI without `strict`, Gemini `parametersJsonSchema`.
+//!   Mistral, Cohere, OpenAI without `strict`, Gemini `parametersJsonSchema`, and
+//!   Ollama's own tools written back to Ollama.
+//! * **Ollama** ([`to_ollama`]), for every tool written to Ollama that did not come from
+//!   it (conversions, `tools_for`, `adapt_schema`): what its server's `ToolProperty`
+//!   keeps, `$ref`s inlined, `oneOf` as `anyOf`, `const` as a one-value `enum`, every
+//!   other keyword dropped with a loss.
 //! * **OpenAI strict** ([`to_openai_strict`]): every object closed
 //!   (`additionalProperties: false`), every property required, the optional ones made
 //!   nullable; `allOf`, `not`, `if`/`then`/`else`, `dependentRequired`,
@@ -890,7 +895,8 @@ fn ollama_node(
         return schema.clone();
     };
     if let Some(Value::String(r)) = m.get("$ref") {
-        if inl.stack.contains(r) {
+        // `#` is the schema itself: always recursive.
+        if r == "#" || inl.stack.contains(r) {
             ctx.changed(
                 LossCode::SchemaChanged,
                 format!("{at}/$ref"),

@@ -337,3 +337,24 @@ fn no_dangling_ref(v: &Value, root: &Value) -> bool {
         _ => true,
     }
 }
+
+#[test]
+fn ollama_writes_a_reference_to_the_root_as_an_open_object_with_a_loss() {
+    let opts = crate::Options::default();
+    let mut ctx = Ctx::new(wire_types::Format::Ollama, &opts);
+    let s = json!({"type": "object", "properties": {"name": {"type": "string"},
+                   "children": {"type": "array", "items": {"$ref": "#"}}}});
+    let out = to_ollama(&s, &mut ctx, "");
+    assert_eq!(
+        out["properties"]["children"]["items"],
+        json!({"type": "object"})
+    );
+    let losses = ctx.take_losses();
+    assert_eq!(losses.len(), 1);
+    assert_eq!(losses[0].path, "/properties/children/items/$ref");
+    assert!(
+        losses[0].detail.starts_with("recursive `$ref` #"),
+        "{}",
+        losses[0]
+    );
+}
