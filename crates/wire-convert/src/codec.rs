@@ -73,14 +73,10 @@ pub(crate) trait Codec: Sync + 'static {
     fn items(request: &Self::Request) -> Vec<Box<RawValue>>;
 
     /// A decoder of the format's stream events.
-    fn stream_decoder() -> Box<dyn EventDecoder> {
-        Box::new(crate::stream::NoDecoder)
-    }
+    fn stream_decoder() -> Box<dyn EventDecoder>;
 
     /// An encoder of the format's stream events.
-    fn stream_encoder() -> Box<dyn EventEncoder> {
-        Box::new(crate::stream::NoEncoder)
-    }
+    fn stream_encoder() -> Box<dyn EventEncoder>;
 }
 
 /// Where a body is read from.

@@ -38,7 +38,7 @@ mod encode;
 mod translate;
 
 pub use accumulate::{Accumulator, accumulate};
-pub(crate) use decode::{Event, EventDecoder, NoDecoder, NoEncoder, Parts, incomplete, read};
+pub(crate) use decode::{Event, EventDecoder, Parts, incomplete, read};
 pub use decode::{Framing, StreamDecoder};
 pub use encode::StreamEncoder;
 pub(crate) use encode::{EventEncoder, Events};
