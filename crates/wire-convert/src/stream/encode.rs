@@ -6,25 +6,32 @@ use crate::ids::IdMapper;
 use crate::{Ctx, Error, Format, IdMap, Loss, Options};
 use serde::Serialize;
 use std::collections::HashSet;
-use wire_types::stream::{FrameKind, write_event_stream, write_ndjson, write_sse};
+use wire_types::stream::{FrameKind, write_event_stream};
 
-/// One event to write: its name (the SSE `event:` line; Bedrock's event type) and its
-/// JSON payload.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct OutEvent {
-    pub(crate) name: Option<&'static str>,
-    pub(crate) data: String,
-}
-
-/// Where a format's encoder puts its events.
-#[derive(Debug, Default)]
+/// Where a format's encoder puts its events: written at once in the stream's framing,
+/// into one buffer that [`StreamEncoder`] hands out after each part (serialized straight
+/// into it: no intermediate string per event, `cargo bench -p wire-convert --bench
+/// translate`).
+#[derive(Debug)]
 pub(crate) struct Events {
-    out: Vec<OutEvent>,
+    framing: Framing,
+    /// Bedrock's decoded form, `{"<eventType>": payload}` a line, when NDJSON.
+    wrap: bool,
+    out: Vec<u8>,
     /// OpenAI's `data: [DONE]` terminator, after the events.
     done: bool,
 }
 
 impl Events {
+    fn new(format: Format, framing: Framing) -> Self {
+        Events {
+            framing,
+            wrap: format == Format::Bedrock,
+            out: Vec::new(),
+            done: false,
+        }
+    }
+
     /// An event named `name` (or none) with `value` as its payload. A value that cannot
     /// be written as JSON is an error, never a silent `null`.
     pub(crate) fn push<T: Serialize>(
@@ -32,8 +39,51 @@ impl Events {
         name: Option<&'static str>,
         value: &T,
     ) -> Result<(), Error> {
-        let data = serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))?;
-        self.out.push(OutEvent { name, data });
+        let fail = |e: serde_json::Error| Error::invalid("", e.to_string());
+        let start = self.out.len();
+        let written = match self.framing {
+            // serde_json writes no raw line break, so the payload is one `data:` line.
+            Framing::Sse => {
+                if let Some(name) = name {
+                    self.out.extend_from_slice(b"event: ");
+                    self.out.extend_from_slice(name.as_bytes());
+                    self.out.push(b'\n');
+                }
+                self.out.extend_from_slice(b"data: ");
+                let w = serde_json::to_writer(&mut self.out, value);
+                self.out.extend_from_slice(b"\n\n");
+                w
+            }
+            Framing::Ndjson if self.wrap => {
+                let name = name.unwrap_or("event");
+                self.out.extend_from_slice(b"{\"");
+                self.out.extend_from_slice(name.as_bytes());
+                self.out.extend_from_slice(b"\":");
+                let w = serde_json::to_writer(&mut self.out, value);
+                self.out.extend_from_slice(b"}\n");
+                w
+            }
+            Framing::Ndjson => {
+                let w = serde_json::to_writer(&mut self.out, value);
+                self.out.push(b'\n');
+                w
+            }
+            Framing::EventStream => {
+                let data = serde_json::to_string(value).map_err(fail)?;
+                let name = name.unwrap_or("event");
+                let kind = if name.ends_with("Exception") {
+                    FrameKind::Exception
+                } else {
+                    FrameKind::Event
+                };
+                write_event_stream(&mut self.out, kind, name, &data);
+                Ok(())
+            }
+        };
+        if let Err(e) = written {
+            self.out.truncate(start);
+            return Err(fail(e));
+        }
         Ok(())
     }
 
@@ -102,7 +152,7 @@ impl StreamEncoder {
             format,
             framing,
             events,
-            buf: Events::default(),
+            buf: Events::new(format, framing),
             options: options.clone(),
             losses: Vec::new(),
             seen: HashSet::new(),
@@ -118,13 +168,18 @@ impl StreamEncoder {
 
     /// Writes one part; returns the bytes of every event it completes.
     pub fn encode(&mut self, part: StreamPart) -> Result<Vec<u8>, Error> {
+        self.part(part)?;
+        Ok(self.write())
+    }
+
+    /// Writes one part into the buffer.
+    fn part(&mut self, part: StreamPart) -> Result<(), Error> {
         let part = self.map_ids(part);
         let mut ctx = Ctx::new(self.format, &self.options);
         let result = self.events.part(part, &mut self.buf, &mut ctx);
         let losses = ctx.take_losses();
         self.keep_losses(losses);
-        result?;
-        self.write()
+        result
     }
 
     /// Writes parts in order.
@@ -132,11 +187,10 @@ impl StreamEncoder {
         &mut self,
         parts: impl IntoIterator<Item = StreamPart>,
     ) -> Result<Vec<u8>, Error> {
-        let mut out = Vec::new();
         for p in parts {
-            out.extend(self.encode(p)?);
+            self.part(p)?;
         }
-        Ok(out)
+        Ok(self.write())
     }
 
     /// Ends the stream: what waited, what is open, the terminator.
@@ -150,7 +204,7 @@ impl StreamEncoder {
         let losses = ctx.take_losses();
         self.keep_losses(losses);
         result?;
-        self.write()
+        Ok(self.write())
     }
 
     /// What the target could not carry so far, once per part.
@@ -194,37 +248,11 @@ impl StreamEncoder {
         }
     }
 
-    fn write(&mut self) -> Result<Vec<u8>, Error> {
-        let mut text = String::new();
-        let mut bytes = Vec::new();
-        for e in self.buf.out.drain(..) {
-            match self.framing {
-                Framing::Sse => write_sse(&mut text, e.name, &e.data),
-                Framing::Ndjson if self.format == Format::Bedrock => {
-                    // Bedrock's decoded form: `{"<eventType>": payload}` a line.
-                    let name = e.name.unwrap_or("event");
-                    write_ndjson(&mut text, &format!("{{\"{name}\":{}}}", e.data));
-                }
-                Framing::Ndjson => write_ndjson(&mut text, &e.data),
-                Framing::EventStream => {
-                    let name = e.name.unwrap_or("event");
-                    let kind = if name.ends_with("Exception") {
-                        FrameKind::Exception
-                    } else {
-                        FrameKind::Event
-                    };
-                    write_event_stream(&mut bytes, kind, name, &e.data);
-                }
-            }
-        }
+    /// The bytes written since the last call, and the terminator once asked for.
+    fn write(&mut self) -> Vec<u8> {
         if std::mem::take(&mut self.buf.done) && self.framing == Framing::Sse {
-            write_sse(&mut text, None, "[DONE]");
+            self.buf.out.extend_from_slice(b"data: [DONE]\n\n");
         }
-        if bytes.is_empty() {
-            Ok(text.into_bytes())
-        } else {
-            bytes.extend(text.into_bytes());
-            Ok(bytes)
-        }
+        std::mem::take(&mut self.buf.out)
     }
 }
