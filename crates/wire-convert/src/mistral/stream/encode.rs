@@ -1,191 +1,16 @@
-//! The Mistral stream: `chat.completion.chunk`s shaped like OpenAI's, with Mistral's
-//! differences: a call comes whole in one delta (no `index`, no `type`; compatible
-//! servers split its arguments over deltas keyed by `index`), `finish_reason` and `usage`
-//! on the same last chunk, and Magistral's `delta.content` an array of chunks
-//! (`{"type":"thinking","thinking":[{"type":"text",…}]}`, then `text`), then
-//! `data: [DONE]`.
-//!
-//! Decoding is the OpenAI-shaped core of [`openai_chat::stream`](crate::openai_chat::stream):
-//! this module only reads Mistral's chunk into its deltas. The encoder is Mistral's own,
-//! since what it writes differs where Mistral's clients expect it: each call whole, in one
-//! delta, when its arguments are complete, and the usage on the finish chunk (which waits
-//! for it), no chunk of its own.
+//! Encoding: neutral stream parts in, the stream's events out.
 
-use super::F;
-use super::decode::decode_chunk;
-use super::hints::{ARGS_JSON, INDEX, NO_ID, OBJECT};
-use super::response::{decode_usage, encode_stop, encode_usage, stop_reason};
+use super::super::F;
+use super::super::hints::{ARGS_JSON, INDEX, NO_ID};
+use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, PartMeta, StopReason, Usage, Vendor};
-use crate::openai_chat::stream::{CallDelta, ChoiceDelta, Core, MESSAGE};
+use crate::openai_chat::stream::MESSAGE;
 use crate::passes::tools::NO_TYPE;
-use crate::stream::{
-    Event, EventDecoder, EventEncoder, Events, PartId, Parts, StreamError, StreamErrorKind,
-    StreamPart, StreamStart, read,
-};
+use crate::stream::{EventEncoder, Events, PartId, StreamErrorKind, StreamPart, StreamStart};
 use crate::{Ctx, Error, Format, LossCode, ReasoningMode};
 use serde_json::{Map, Value};
 use wire_types::TextOrParts;
 use wire_types::mistral as w;
-
-// ---------------------------------------------------------------------------------------
-// Decoding
-
-/// The Mistral stream decoder.
-#[derive(Debug)]
-pub(crate) struct Decoder {
-    core: Core,
-}
-
-impl Default for Decoder {
-    fn default() -> Self {
-        Decoder {
-            core: Core::new(F, NO_ID),
-        }
-    }
-}
-
-impl EventDecoder for Decoder {
-    fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        match read::<w::StreamEvent>(event.data)? {
-            w::StreamEvent::Chunk(chunk) => self.chunk(chunk, out, ctx),
-            w::StreamEvent::Error(e) => {
-                let code = match &e.code {
-                    Some(Value::String(s)) => Some(s.clone()),
-                    Some(Value::Null) | None => e.kind.clone(),
-                    Some(other) => Some(other.to_string()),
-                };
-                let message = match &e.message {
-                    Some(Value::String(s)) => s.clone(),
-                    Some(other) => other.to_string(),
-                    None => e.detail.as_ref().map(Value::to_string).unwrap_or_default(),
-                };
-                self.core.error(
-                    StreamError {
-                        kind: StreamErrorKind::Provider,
-                        code,
-                        message,
-                        value: Some(wire_types::to_value(&e)),
-                    },
-                    out,
-                );
-            }
-        }
-        Ok(())
-    }
-
-    fn end(&mut self, out: &mut Parts, _ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.core.end(out);
-        Ok(())
-    }
-}
-
-impl Decoder {
-    fn chunk(&mut self, mut chunk: w::Chunk, out: &mut Parts, ctx: &mut Ctx<'_>) {
-        let choices = std::mem::take(&mut chunk.choices);
-        let usage = chunk.usage.take();
-        if !out.started() {
-            let mut vendor = Vendor::from_extra(F, &chunk.extra, &["usage"]);
-            let object = match chunk.object.as_deref() {
-                Some("chat.completion.chunk") => Some("chat.completion".to_owned()),
-                other => other.map(str::to_owned),
-            };
-            if let Some(o) = object {
-                vendor.set_hint(F, OBJECT, o);
-            }
-            vendor.format = Some(F);
-            out.start(StreamStart {
-                format: Some(F),
-                id: chunk.id.filter(|i| !i.is_empty()),
-                model: chunk.model.filter(|m| !m.is_empty()),
-                created: chunk.created,
-                vendor,
-            });
-        }
-        for c in choices {
-            let d = delta(c, ctx);
-            self.core.choice(d, out, ctx);
-        }
-        if let Some(u) = usage {
-            self.core.usage(decode_usage(u, ctx), out);
-        }
-    }
-}
-
-/// A Mistral choice delta in the core's terms.
-fn delta(c: w::ChunkChoice, ctx: &mut Ctx<'_>) -> ChoiceDelta {
-    let d = c.delta.unwrap_or_default();
-    let mut out = ChoiceDelta {
-        index: c.index.unwrap_or(0),
-        finish: c
-            .finish_reason
-            .filter(|f| !f.as_str().is_empty())
-            .map(|f| stop_reason(&f)),
-        logprobs: c.logprobs.filter(|l| !l.is_null()),
-        fields: c.extra.fields().clone(),
-        message: d.extra.fields().clone(),
-        ..Default::default()
-    };
-    if let Some(ix) = c.index {
-        // As a whole body's choice: its index as it came.
-        out.hints.insert(INDEX.to_owned(), Value::from(ix));
-    }
-    if let Some(role) = d.role.filter(|r| !r.is_empty() && r != "assistant") {
-        out.message.insert("role".to_owned(), Value::String(role));
-    }
-    match d.content {
-        None => {}
-        Some(TextOrParts::Text(t)) => out.text = Some(t),
-        Some(TextOrParts::Parts(chunks)) => {
-            for chunk in chunks {
-                match chunk {
-                    w::ContentChunk::Text(t) => {
-                        out.text.get_or_insert_with(String::new).push_str(&t.text);
-                    }
-                    w::ContentChunk::Thinking(t) => out
-                        .reasoning
-                        .get_or_insert_with(String::new)
-                        .push_str(&w::thinking_text(&t)),
-                    other => out.parts.push(decode_chunk(other, ctx)),
-                }
-            }
-        }
-    }
-    for call in d.tool_calls.into_iter().flatten() {
-        let mut meta = PartMeta::from_extra(F, &call.extra);
-        let f = call.function;
-        let name = Some(f.name).filter(|n| !n.is_empty());
-        if let (Some(ix), true) = (call.index, name.is_some()) {
-            // Read on the call's first fragment (the one that names it).
-            meta.vendor.set_hint(F, INDEX, ix);
-        }
-        for (k, val) in f.extra.fields() {
-            meta.vendor
-                .set_field(F, &format!("{}{k}", super::FUNCTION_FIELD), val.clone());
-        }
-        let arguments = match f.arguments {
-            wire_types::Arguments::Text(t) => t,
-            wire_types::Arguments::Json(j) => {
-                meta.vendor.set_hint(F, ARGS_JSON, true);
-                j.to_string()
-            }
-        };
-        if !meta.vendor.is_empty() {
-            meta.vendor.format = Some(F);
-        }
-        out.calls.push(CallDelta {
-            index: call.index,
-            id: call.id.filter(|i| !i.is_empty()),
-            name,
-            arguments: Some(arguments),
-            kind: call.kind,
-            meta,
-        });
-    }
-    out
-}
-
-// ---------------------------------------------------------------------------------------
-// Encoding
 
 /// A call being written: it goes out whole at its end.
 #[derive(Debug)]
@@ -363,13 +188,15 @@ impl Encoder {
             .and_then(Value::as_u64)
             .and_then(|x| u32::try_from(x).ok());
         let mut function = Map::new();
-        fields.retain(|k, val| match k.strip_prefix(super::FUNCTION_FIELD) {
-            Some(name) => {
-                function.insert(name.to_owned(), val.clone());
-                false
-            }
-            None => true,
-        });
+        fields.retain(
+            |k, val| match k.strip_prefix(super::super::FUNCTION_FIELD) {
+                Some(name) => {
+                    function.insert(name.to_owned(), val.clone());
+                    false
+                }
+                None => true,
+            },
+        );
         let arguments = if c.arguments.trim().is_empty() {
             "{}".to_owned()
         } else {

@@ -1,0 +1,392 @@
+//! Encoding: neutral stream parts in, the stream's events out.
+
+use super::super::F;
+use super::super::encode::{encode_call, encode_part, part_meta};
+use super::super::response::encode_response;
+use crate::model::{
+    self, Arguments, Choice, Message, Part, Role, StopReason, ToolCall, Usage, Vendor,
+};
+use crate::stream::{EventEncoder, Events, PartId, StreamPart};
+use crate::{Ctx, Error, LossCode, ReasoningMode, util};
+use serde_json::Value;
+use wire_types::ollama as w;
+
+/// What an open part is.
+#[derive(Debug)]
+enum Open {
+    Text,
+    Reasoning,
+    /// A call, held until its end: Ollama sends calls whole.
+    Call(Box<ToolCall>, String),
+    /// Left out (another choice, reasoning dropped): its deltas with it.
+    Dropped,
+}
+
+/// The `/api/chat` stream encoder: a line per text or thinking delta as it comes, a line
+/// with the whole call(s) once every open call has ended (in the order they started),
+/// and at the end the `done: true` line with `done_reason`, the counts and the source's
+/// vendor data (it waits for the end because usage may follow the finish). An error
+/// becomes an `{"error": "…"}` line.
+#[derive(Debug, Default)]
+pub(crate) struct Encoder {
+    model: Option<String>,
+    created_at: Option<String>,
+    source: Option<crate::Format>,
+    /// The response's vendor data: the start's and every `ResponseMeta`.
+    vendor: Vendor,
+    /// Open parts, in the order they started.
+    open: Vec<(PartId, Open)>,
+    /// Calls that ended, waiting for the calls still open before them.
+    ready: Vec<(PartId, ToolCall)>,
+    usage: Option<Usage>,
+    finish: Option<(Option<StopReason>, Vendor)>,
+    /// The last line was written (done or error).
+    ended: bool,
+}
+
+fn at(part: PartId) -> String {
+    format!("/parts/{}", part.0)
+}
+
+impl Encoder {
+    fn line(&self, message: w::Message, out: &mut Events) -> Result<(), Error> {
+        out.push(
+            None,
+            &w::Response {
+                model: self.model.clone(),
+                created_at: self.created_at.clone(),
+                message: Some(message),
+                done: Some(false),
+                ..Default::default()
+            },
+        )
+    }
+
+    fn text_line(&self, text: String, thinking: bool, out: &mut Events) -> Result<(), Error> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        let mut m = super::super::plain_message(w::Role::Assistant);
+        if thinking {
+            m.thinking = Some(text);
+        } else {
+            m.content = Some(text);
+        }
+        self.line(m, out)
+    }
+
+    fn kind(&self, part: PartId) -> Option<&Open> {
+        self.open.iter().find(|(p, _)| *p == part).map(|(_, o)| o)
+    }
+
+    /// Ends a part; a call is ready, and the ready calls go out once no call is open.
+    fn end_part(&mut self, part: PartId, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        let Some(i) = self.open.iter().position(|(p, _)| *p == part) else {
+            return Ok(());
+        };
+        if let (_, Open::Call(mut call, args)) = self.open.remove(i) {
+            call.arguments = Arguments::Text(if args.trim().is_empty() {
+                "{}".to_owned()
+            } else {
+                args
+            });
+            self.ready.push((part, *call));
+        }
+        if !self.open.iter().any(|(_, o)| matches!(o, Open::Call(..))) {
+            self.flush(out, ctx)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the calls that are ready, in one line.
+    fn flush(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        if self.ready.is_empty() {
+            return Ok(());
+        }
+        self.ready.sort_by_key(|(p, _)| *p);
+        let calls = std::mem::take(&mut self.ready)
+            .into_iter()
+            .map(|(p, c)| encode_call(c, &at(p), ctx))
+            .collect();
+        let mut m = super::super::plain_message(w::Role::Assistant);
+        m.tool_calls = Some(calls);
+        self.line(m, out)
+    }
+
+    /// Ends every open part (a call open at the finish is complete).
+    fn close_all(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        while let Some((part, _)) = self.open.first() {
+            let part = *part;
+            self.end_part(part, out, ctx)?;
+        }
+        self.flush(out, ctx)
+    }
+
+    fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
+        if choice == 0 {
+            return true;
+        }
+        self.open.push((part, Open::Dropped));
+        ctx.dropped(
+            LossCode::ChoicesDropped,
+            at(part),
+            format!("ollama streams one message: a part of choice {choice} is not sent"),
+        );
+        false
+    }
+
+    /// The `done: true` line.
+    fn done_line(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        let (stop_reason, vendor) = self.finish.take().unwrap_or_default();
+        let response = model::Response {
+            id: None,
+            model: self.model.clone(),
+            created: None,
+            choices: vec![Choice {
+                message: Message::new(Role::Assistant, Vec::new()),
+                stop_reason,
+                vendor,
+            }],
+            usage: self.usage.take(),
+            vendor: std::mem::take(&mut self.vendor),
+            source: self.source,
+        };
+        // The whole-response encoder, its pointers those of a stream.
+        let before = ctx.take_losses();
+        let mut line = encode_response(response, ctx)?;
+        let mut losses = before;
+        for mut l in ctx.take_losses() {
+            if let Some(rest) = l.path.strip_prefix("/choices/0") {
+                l.path = format!("/finish{rest}");
+            }
+            losses.push(l);
+        }
+        ctx.extend_losses(losses);
+        line.done = Some(true);
+        if line.created_at.is_none() {
+            line.created_at = self.created_at.clone();
+        }
+        self.ended = true;
+        out.push(None, &line)
+    }
+
+    fn error_line(&mut self, message: String, out: &mut Events) -> Result<(), Error> {
+        self.ended = true;
+        out.push(
+            None,
+            &w::ErrorResponse {
+                error: message,
+                extra: Default::default(),
+            },
+        )
+    }
+}
+
+impl EventEncoder for Encoder {
+    fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        if self.ended {
+            return Ok(());
+        }
+        match part {
+            StreamPart::Start(s) => {
+                self.source = s.format;
+                self.model = s.model;
+                let own = s.vendor.fields_for(F).and_then(|f| f.get("created_at"));
+                self.created_at = own
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+                    .or_else(|| s.created.map(util::rfc3339_of_unix));
+                if let Some(id) = &s.id {
+                    ctx.dropped(
+                        LossCode::FieldUnsupported,
+                        "/id",
+                        format!("ollama responses have no id (`{id}`)"),
+                    );
+                }
+                self.vendor.merge(s.vendor);
+            }
+            StreamPart::TextStart { part, choice, meta } => {
+                if self.choice_ok(part, choice, ctx) {
+                    part_meta(&meta, &at(part), ctx);
+                    self.open.push((part, Open::Text));
+                }
+            }
+            StreamPart::TextDelta { part, text } => match self.kind(part) {
+                Some(Open::Text) => self.text_line(text, false, out)?,
+                Some(Open::Reasoning) => self.text_line(text, true, out)?,
+                _ => {}
+            },
+            StreamPart::ReasoningStart {
+                part,
+                choice,
+                id,
+                meta,
+            } => {
+                if !self.choice_ok(part, choice, ctx) {
+                    return Ok(());
+                }
+                let foreign = self.source != Some(F);
+                if ctx.options.reasoning == ReasoningMode::Drop && foreign {
+                    self.open.push((part, Open::Dropped));
+                    ctx.dropped(
+                        LossCode::ReasoningDropped,
+                        at(part),
+                        "reasoning dropped (option reasoning = drop)",
+                    );
+                    return Ok(());
+                }
+                if let Some(id) = id {
+                    ctx.dropped(
+                        LossCode::SignatureForeign,
+                        format!("{}/id", at(part)),
+                        format!("reasoning item id `{id}` means nothing to ollama"),
+                    );
+                }
+                part_meta(&meta, &at(part), ctx);
+                self.open.push((part, Open::Reasoning));
+            }
+            StreamPart::ReasoningDelta { part, text } => {
+                if matches!(self.kind(part), Some(Open::Reasoning)) {
+                    self.text_line(text, true, out)?;
+                }
+            }
+            StreamPart::SummaryDelta { part, text, .. } => {
+                if matches!(self.kind(part), Some(Open::Reasoning)) {
+                    ctx.changed(
+                        LossCode::PartChanged,
+                        format!("{}/summary", at(part)),
+                        "ollama has no reasoning summary: the summary is sent as thinking",
+                    );
+                    self.text_line(text, true, out)?;
+                }
+            }
+            StreamPart::Signature {
+                part,
+                token,
+                encrypted,
+            } => {
+                if matches!(self.kind(part), Some(Open::Reasoning)) {
+                    let (field, what) = if encrypted {
+                        ("encrypted", "encrypted reasoning")
+                    } else {
+                        ("signature", "a reasoning signature")
+                    };
+                    ctx.report_unplaced_token(
+                        Some(&token),
+                        format_args!("{}/{field}", at(part)),
+                        what,
+                    );
+                }
+            }
+            StreamPart::ToolStart {
+                part,
+                choice,
+                id,
+                synthetic_id,
+                name,
+                meta,
+            } => {
+                if self.choice_ok(part, choice, ctx) {
+                    let call = ToolCall {
+                        id,
+                        synthetic_id,
+                        name,
+                        arguments: Arguments::Text(String::new()),
+                        meta,
+                    };
+                    self.open
+                        .push((part, Open::Call(Box::new(call), String::new())));
+                }
+            }
+            StreamPart::ToolDelta { part, json } => {
+                if let Some((_, Open::Call(_, args))) =
+                    self.open.iter_mut().find(|(p, _)| *p == part)
+                {
+                    args.push_str(&json);
+                }
+            }
+            StreamPart::Whole {
+                part,
+                choice,
+                content,
+            } => {
+                if !self.choice_ok(part, choice, ctx) {
+                    return Ok(());
+                }
+                match content {
+                    Part::ToolCall(call) => {
+                        self.ready.push((part, call));
+                        if !self.open.iter().any(|(_, o)| matches!(o, Open::Call(..))) {
+                            self.flush(out, ctx)?;
+                        }
+                    }
+                    other => {
+                        let m = encode_part(other, &at(part), ctx);
+                        let empty = m.content.as_deref().is_none_or(str::is_empty)
+                            && m.thinking.is_none()
+                            && m.images.is_none();
+                        if !empty {
+                            self.line(m, out)?;
+                        }
+                    }
+                }
+            }
+            StreamPart::Meta { part, meta } => {
+                if let Some(Open::Call(call, _)) = self
+                    .open
+                    .iter_mut()
+                    .find(|(p, _)| *p == part)
+                    .map(|(_, o)| o)
+                {
+                    // Written with the call.
+                    call.meta.vendor.merge(meta.vendor);
+                    if meta.signature.is_some() {
+                        call.meta.signature = meta.signature;
+                    }
+                    if meta.cache.is_some() {
+                        call.meta.cache = meta.cache;
+                    }
+                } else if matches!(self.kind(part), Some(Open::Text | Open::Reasoning)) {
+                    part_meta(&meta, &at(part), ctx);
+                }
+            }
+            StreamPart::End { part } => self.end_part(part, out, ctx)?,
+            StreamPart::Usage(u) => self.usage = Some(u),
+            StreamPart::Finish {
+                choice,
+                stop_reason,
+                vendor,
+            } => {
+                if choice == 0 {
+                    self.close_all(out, ctx)?;
+                    self.finish = Some((stop_reason, vendor));
+                }
+            }
+            StreamPart::ResponseMeta(v) => self.vendor.merge(v),
+            StreamPart::Error(e) => {
+                // What is complete goes out; a call still open never ran.
+                self.flush(out, ctx)?;
+                let message = match &e.code {
+                    Some(code) => format!("{code}: {}", e.message),
+                    None => e.message,
+                };
+                self.error_line(message, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        if self.ended {
+            return Ok(());
+        }
+        if self.finish.is_some() {
+            self.close_all(out, ctx)?;
+            return self.done_line(out, ctx);
+        }
+        // The source ended without a finish (its decoder reports why): not a normal end
+        // here either.
+        self.flush(out, ctx)?;
+        self.error_line("the source stream ended before it finished".to_owned(), out)
+    }
+}

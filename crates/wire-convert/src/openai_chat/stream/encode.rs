@@ -1,0 +1,608 @@
+//! Encoding: neutral stream parts in, the stream's events out.
+
+use super::super::F;
+use super::super::hints::NO_ID;
+use super::super::response::encode_usage;
+use super::decode::message_members;
+use crate::model::{Arguments, Part, StopKind, StopReason, ToolCall, Usage, Vendor};
+use crate::passes::tools::NO_TYPE;
+use crate::stream::{EventEncoder, Events, PartId, StreamErrorKind, StreamPart, StreamStart};
+use crate::vendor::Fields;
+use crate::{Ctx, Error, Format, LossCode, ReasoningMode};
+use serde_json::{Map, Value};
+use wire_types::openai_chat as w;
+
+/// What an open part is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Open {
+    Text,
+    /// Reasoning, written as `reasoning_content` (only when this format made it).
+    Reasoning,
+    /// A tool call: its `index` in its choice.
+    Tool(u32),
+}
+
+/// A choice being written.
+#[derive(Debug, Default)]
+struct Out {
+    index: u32,
+    /// Whether its first delta (with the role) went out.
+    role: bool,
+    calls: u32,
+    finished: bool,
+}
+
+/// The Chat Completions stream encoder: one `chat.completion.chunk` per delta as it
+/// comes (the role on a choice's first), the `finish_reason` chunk, then the usage chunk
+/// with `choices: []` and `data: [DONE]`. A source that ends without a finish ends with an
+/// error object instead, so that a client does not take a cut answer for a whole one.
+#[derive(Debug, Default)]
+pub(crate) struct Encoder {
+    started: bool,
+    id: String,
+    model: String,
+    created: u64,
+    /// The source's format (reasoning is written only when it is this one).
+    source: Option<Format>,
+    /// Members written on every chunk (`system_fingerprint`, `service_tier`).
+    every: Map<String, Value>,
+    /// Members written on the first chunk only.
+    first: Map<String, Value>,
+    /// Known chunk members the source sent as `null` (`system_fingerprint: null`).
+    nulls: Vec<&'static str>,
+    choices: Vec<Out>,
+    open: Vec<(PartId, u32, Open)>,
+    dropped: Vec<PartId>,
+    usage: Option<Usage>,
+    finished: bool,
+}
+
+fn at(part: PartId) -> String {
+    format!("/parts/{}", part.0)
+}
+
+impl Encoder {
+    fn start(&mut self, s: StreamStart, ctx: &mut Ctx<'_>) {
+        self.started = true;
+        self.source = s.format;
+        self.id = s.id.unwrap_or_default();
+        self.model = s.model.unwrap_or_else(|| {
+            ctx.changed(
+                LossCode::FieldDefaulted,
+                "/model",
+                "the source names no model: written as \"\"",
+            );
+            String::new()
+        });
+        self.created = s.created.unwrap_or(0);
+        let mut nulls = wire_types::Extra::new();
+        ctx.mark_nulls(&mut nulls, &s.vendor, w::Chunk::FIELDS);
+        self.nulls = nulls.nulls().to_vec();
+        for (k, v) in ctx.vendor_fields(&s.vendor, "") {
+            if k == "system_fingerprint" || k == "service_tier" {
+                self.every.insert(k, v);
+            } else {
+                self.first.insert(k, v);
+            }
+        }
+    }
+
+    fn out(&mut self, index: u32) -> &mut Out {
+        let i = match self.choices.iter().position(|c| c.index == index) {
+            Some(i) => i,
+            None => {
+                self.choices.push(Out {
+                    index,
+                    ..Default::default()
+                });
+                self.choices.len() - 1
+            }
+        };
+        &mut self.choices[i]
+    }
+
+    /// One chunk with one choice.
+    fn chunk(
+        &mut self,
+        index: u32,
+        mut delta: w::Delta,
+        finish: Option<w::FinishReason>,
+        logprobs: Option<w::ChunkLogprobs>,
+        extra: wire_types::Extra,
+        out: &mut Events,
+    ) -> Result<(), Error> {
+        let o = self.out(index);
+        if !o.role {
+            o.role = true;
+            delta.role = Some("assistant".to_owned());
+        }
+        let mut choice = w::ChunkChoice {
+            index: Some(index),
+            delta: Some(delta),
+            finish_reason: finish,
+            logprobs,
+            content_filter_results: None,
+            extra,
+        };
+        if choice.finish_reason.is_none() {
+            choice.extra.mark_null("finish_reason");
+        }
+        if choice.logprobs.is_none() {
+            choice.extra.mark_null("logprobs");
+        }
+        let chunk = self.envelope(Some(vec![choice]), None);
+        out.push(None, &chunk)
+    }
+
+    /// A chunk around `choices` (and `usage`).
+    fn envelope(
+        &mut self,
+        choices: Option<Vec<w::ChunkChoice>>,
+        usage: Option<w::Usage>,
+    ) -> w::Chunk {
+        let mut fields = self.every.clone();
+        fields.extend(std::mem::take(&mut self.first));
+        let system_fingerprint = fields.take_as("system_fingerprint");
+        let service_tier = fields.take_as("service_tier");
+        let moderation = fields.shift_remove("moderation").map(Box::new);
+        let prompt_filter_results = fields.take_as("prompt_filter_results");
+        let mut extra = wire_types::Extra::from(fields);
+        for n in &self.nulls {
+            extra.mark_null(n);
+        }
+        w::Chunk {
+            id: Some(self.id.clone()),
+            object: Some("chat.completion.chunk".to_owned()),
+            created: Some(self.created),
+            model: Some(self.model.clone()),
+            choices,
+            usage,
+            system_fingerprint,
+            service_tier,
+            obfuscation: None,
+            moderation,
+            prompt_filter_results,
+            extra,
+        }
+    }
+
+    fn text_delta(&mut self, index: u32, text: String, out: &mut Events) -> Result<(), Error> {
+        let delta = w::Delta {
+            content: Some(text),
+            ..Default::default()
+        };
+        self.chunk(index, delta, None, None, Default::default(), out)
+    }
+
+    fn reasoning_delta(&mut self, index: u32, text: String, out: &mut Events) -> Result<(), Error> {
+        let delta = w::Delta {
+            reasoning_content: Some(text),
+            ..Default::default()
+        };
+        self.chunk(index, delta, None, None, Default::default(), out)
+    }
+
+    fn call_fragment(
+        &mut self,
+        choice: u32,
+        fragment: w::ToolCallDelta,
+        out: &mut Events,
+    ) -> Result<(), Error> {
+        let first = !self.out(choice).role;
+        let mut delta = w::Delta {
+            tool_calls: Some(vec![fragment]),
+            ..Default::default()
+        };
+        if first {
+            // What OpenAI sends on a call's first chunk: no content.
+            delta.extra.mark_null("content");
+        }
+        self.chunk(choice, delta, None, None, Default::default(), out)
+    }
+
+    /// A call's first fragment (`call`: its id, name and vendor data; its arguments follow
+    /// as deltas).
+    fn tool_start(
+        &mut self,
+        part: PartId,
+        choice: u32,
+        call: ToolCall,
+        ctx: &mut Ctx<'_>,
+        out: &mut Events,
+    ) -> Result<(), Error> {
+        let ToolCall { id, name, meta, .. } = call;
+        let o = self.out(choice);
+        let index = o.calls;
+        o.calls += 1;
+        self.open.push((part, choice, Open::Tool(index)));
+        ctx.report_unplaced_token(
+            meta.signature.as_ref(),
+            format_args!("{}/signature", at(part)),
+            "a signature",
+        );
+        let v = &meta.vendor;
+        let mut fields = ctx.vendor_fields(v, &at(part));
+        let kind = if v.flag(F, NO_TYPE) {
+            None
+        } else {
+            Some(
+                fields
+                    .shift_remove("type")
+                    .and_then(|t| t.as_str().map(w::ToolCallType::from))
+                    .unwrap_or(w::ToolCallType::Function),
+            )
+        };
+        let id = (!v.flag(F, NO_ID)).then_some(id);
+        let extra_content = fields.take_as("extra_content");
+        // Members of a whole body's call that a fragment has no place for.
+        for key in ["name", "arguments"] {
+            if fields.shift_remove(key).is_some() {
+                ctx.dropped(
+                    LossCode::FieldUnsupported,
+                    format!("{}/{key}", at(part)),
+                    format!("a flat call's `{key}` is not written in an openai-chat stream"),
+                );
+            }
+        }
+        let fragment = w::ToolCallDelta {
+            index: Some(index),
+            id,
+            kind,
+            function: Some(w::FunctionCallDelta {
+                name: Some(name),
+                arguments: Some(String::new()),
+                extra: Default::default(),
+            }),
+            extra_content,
+            extra: wire_types::Extra::from(fields),
+        };
+        self.call_fragment(choice, fragment, out)
+    }
+
+    fn tool_delta(&mut self, part: PartId, json: String, out: &mut Events) -> Result<(), Error> {
+        let Some(&(_, choice, Open::Tool(index))) = self.open.iter().find(|(p, _, _)| *p == part)
+        else {
+            return Ok(());
+        };
+        let fragment = w::ToolCallDelta {
+            index: Some(index),
+            function: Some(w::FunctionCallDelta {
+                name: None,
+                arguments: Some(json),
+                extra: Default::default(),
+            }),
+            ..Default::default()
+        };
+        self.call_fragment(choice, fragment, out)
+    }
+
+    fn kind(&self, part: PartId) -> Option<(u32, Open)> {
+        self.open
+            .iter()
+            .find(|(p, _, _)| *p == part)
+            .map(|(_, c, k)| (*c, *k))
+    }
+
+    /// Whether reasoning is written: only this format's own, unless the options drop it.
+    fn reasoning_ok(&mut self, part: PartId, ctx: &mut Ctx<'_>) -> bool {
+        if ctx.options.reasoning == ReasoningMode::Drop {
+            ctx.dropped(
+                LossCode::ReasoningDropped,
+                at(part),
+                "reasoning dropped (option reasoning = drop)",
+            );
+            return false;
+        }
+        if self.source != Some(F) {
+            ctx.dropped(
+                LossCode::ReasoningDropped,
+                at(part),
+                "openai-chat streams have no field for another provider's reasoning",
+            );
+            return false;
+        }
+        true
+    }
+
+    fn whole(
+        &mut self,
+        part: PartId,
+        choice: u32,
+        content: Part,
+        ctx: &mut Ctx<'_>,
+        out: &mut Events,
+    ) -> Result<(), Error> {
+        match content {
+            Part::Refusal(t) => {
+                ctx.report_unwritten_fields(&t.meta.vendor, &at(part));
+                let delta = w::Delta {
+                    refusal: Some(t.text),
+                    ..Default::default()
+                };
+                self.chunk(choice, delta, None, None, Default::default(), out)
+            }
+            Part::Text(t) => {
+                ctx.report_unwritten_fields(&t.meta.vendor, &at(part));
+                self.text_delta(choice, t.text, out)
+            }
+            Part::ToolCall(c) => {
+                let json = c.arguments.text();
+                self.tool_start(part, choice, c, ctx, out)?;
+                self.tool_delta(part, json, out)?;
+                self.open.retain(|(p, _, _)| *p != part);
+                Ok(())
+            }
+            Part::Reasoning(r) => {
+                if self.reasoning_ok(part, ctx) {
+                    if let Some(text) = r.text {
+                        self.reasoning_delta(choice, text, out)?;
+                    }
+                }
+                Ok(())
+            }
+            other => {
+                let what = match &other {
+                    Part::Opaque(o) => format!("a {} part", o.format),
+                    p => format!("a {} part", p.kind()),
+                };
+                ctx.dropped(
+                    LossCode::PartUnsupported,
+                    at(part),
+                    format!("{what} has no place in an openai-chat response stream"),
+                );
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(
+        &mut self,
+        choice: u32,
+        stop: Option<StopReason>,
+        vendor: Vendor,
+        ctx: &mut Ctx<'_>,
+        out: &mut Events,
+    ) -> Result<(), Error> {
+        self.open.retain(|(_, c, _)| *c != choice);
+        let mut fields = ctx.vendor_fields(&vendor, "/finish");
+        let logprobs = fields
+            .shift_remove("logprobs")
+            .and_then(|l| serde_json::from_value::<w::ChunkLogprobs>(l).ok());
+        let mut delta = w::Delta::default();
+        let mut m = message_members(&mut fields);
+        if !m.is_empty() {
+            if let Some(x) = m.take_as::<w::ExtraContent>("extra_content") {
+                delta.extra_content = Some(x);
+            }
+            if let Some(r) = m
+                .shift_remove("role")
+                .and_then(|r| r.as_str().map(str::to_owned))
+            {
+                delta.role = Some(r);
+                self.out(choice).role = true;
+            }
+            delta.extra = wire_types::Extra::from(m);
+        }
+        let finish = Some(match stop {
+            Some(r) => finish_reason(&r, ctx),
+            None => w::FinishReason::Stop,
+        });
+        let content_filter_results = fields.take_as("content_filter_results");
+        let mut extra = wire_types::Extra::from(fields);
+        if let Some(cf) = content_filter_results {
+            extra.insert("content_filter_results".to_owned(), Value::Object(cf));
+        }
+        self.chunk(choice, delta, finish, logprobs, extra, out)?;
+        self.out(choice).finished = true;
+        Ok(())
+    }
+}
+
+/// The `finish_reason` of a neutral stop: this format's own as it came; another format's
+/// by kind (a kind Chat Completions has no word for is `stop`, with a loss: the SDK's
+/// types take no other value).
+fn finish_reason(r: &StopReason, ctx: &mut Ctx<'_>) -> w::FinishReason {
+    if let Some(raw) = r.raw_for(F) {
+        return w::FinishReason::from(raw);
+    }
+    match r.kind {
+        StopKind::EndTurn | StopKind::StopSequence => w::FinishReason::Stop,
+        StopKind::MaxTokens => w::FinishReason::Length,
+        StopKind::ToolUse => w::FinishReason::ToolCalls,
+        StopKind::ContentFilter => w::FinishReason::ContentFilter,
+        StopKind::Pause | StopKind::Error | StopKind::Other => {
+            let raw = r.raw.clone().unwrap_or_else(|| format!("{:?}", r.kind));
+            ctx.changed(
+                LossCode::StopReasonChanged,
+                "/finish/stop_reason",
+                format!("stop reason `{raw}` has no openai-chat equivalent: written as `stop`"),
+            );
+            w::FinishReason::Stop
+        }
+    }
+}
+
+impl EventEncoder for Encoder {
+    fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        if self.finished {
+            return Ok(());
+        }
+        if !self.started {
+            let start = match &part {
+                StreamPart::Start(s) => s.clone(),
+                _ => StreamStart::default(),
+            };
+            self.start(start, ctx);
+            if matches!(part, StreamPart::Start(_)) {
+                return Ok(());
+            }
+        }
+        match part {
+            StreamPart::Start(_) => {}
+            StreamPart::TextStart { part, choice, meta } => {
+                ctx.report_unwritten_fields(&meta.vendor, &at(part));
+                ctx.report_unplaced_token(
+                    meta.signature.as_ref(),
+                    format_args!("{}/signature", at(part)),
+                    "a signature",
+                );
+                self.open.push((part, choice, Open::Text));
+                // An empty text opens the part (with the role on a choice's first chunk, as
+                // OpenAI's first chunk): a text that stays empty is still there.
+                self.text_delta(choice, String::new(), out)?;
+            }
+            StreamPart::TextDelta { part, text } => match self.kind(part) {
+                Some((choice, Open::Text)) if !text.is_empty() => {
+                    self.text_delta(choice, text, out)?
+                }
+                Some((choice, Open::Reasoning)) if !text.is_empty() => {
+                    self.reasoning_delta(choice, text, out)?
+                }
+                _ => {}
+            },
+            StreamPart::ReasoningStart {
+                part, choice, meta, ..
+            } => {
+                if !self.reasoning_ok(part, ctx) {
+                    self.dropped.push(part);
+                    return Ok(());
+                }
+                ctx.report_unwritten_fields(&meta.vendor, &at(part));
+                self.open.push((part, choice, Open::Reasoning));
+                if !self.out(choice).role {
+                    self.reasoning_delta(choice, String::new(), out)?;
+                }
+            }
+            StreamPart::ReasoningDelta { part, text }
+            | StreamPart::SummaryDelta { part, text, .. } => {
+                if let Some((choice, Open::Reasoning)) = self.kind(part) {
+                    if !text.is_empty() {
+                        self.reasoning_delta(choice, text, out)?;
+                    }
+                }
+            }
+            StreamPart::Signature { part, token, .. } => {
+                if self.dropped.contains(&part) {
+                    return Ok(());
+                }
+                ctx.report_unplaced_token(
+                    Some(&token),
+                    format_args!("{}/signature", at(part)),
+                    "a reasoning signature",
+                );
+            }
+            StreamPart::ToolStart {
+                part,
+                choice,
+                id,
+                synthetic_id,
+                name,
+                meta,
+            } => {
+                let call = ToolCall {
+                    id,
+                    synthetic_id,
+                    name,
+                    arguments: Arguments::Text(String::new()),
+                    meta,
+                };
+                self.tool_start(part, choice, call, ctx, out)?;
+            }
+            StreamPart::ToolDelta { part, json } => {
+                if !json.is_empty() {
+                    self.tool_delta(part, json, out)?;
+                }
+            }
+            StreamPart::Whole {
+                part,
+                choice,
+                content,
+            } => self.whole(part, choice, content, ctx, out)?,
+            StreamPart::Meta { part, meta } => {
+                if self.dropped.contains(&part) {
+                    return Ok(());
+                }
+                match self.kind(part) {
+                    Some((choice, Open::Tool(index)))
+                        if meta.vendor.format == Some(F)
+                            && meta.vendor.fields.contains_key("extra_content") =>
+                    {
+                        // Gemini's signature on a call's last fragment.
+                        let mut fields = meta.vendor.fields.to_map();
+                        let fragment = w::ToolCallDelta {
+                            index: Some(index),
+                            extra_content: fields.take_as("extra_content"),
+                            extra: wire_types::Extra::from(fields),
+                            ..Default::default()
+                        };
+                        self.call_fragment(choice, fragment, out)?;
+                    }
+                    _ => ctx.report_unwritten_fields(&meta.vendor, &at(part)),
+                }
+                ctx.report_unplaced_token(
+                    meta.signature.as_ref(),
+                    format_args!("{}/signature", at(part)),
+                    "a signature",
+                );
+            }
+            StreamPart::End { part } => self.open.retain(|(p, _, _)| *p != part),
+            StreamPart::Usage(u) => self.usage = Some(u),
+            StreamPart::Finish {
+                choice,
+                stop_reason,
+                vendor,
+            } => self.finish(choice, stop_reason, vendor, ctx, out)?,
+            StreamPart::ResponseMeta(v) => ctx.report_unwritten_fields(&v, ""),
+            StreamPart::Error(e) => {
+                let code = match e.kind {
+                    StreamErrorKind::Incomplete => None,
+                    _ => e.code.clone(),
+                };
+                error_event(out, e.message, code)?;
+                self.finished = true;
+            }
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        if self.finished {
+            return Ok(());
+        }
+        self.finished = true;
+        if !self.choices.iter().any(|c| c.finished) {
+            // The source ended without a finish (its decoder reports why): not a normal
+            // end here either.
+            return error_event(
+                out,
+                "the source stream ended before it finished".to_owned(),
+                None,
+            );
+        }
+        if let Some(u) = self.usage.take() {
+            let usage = encode_usage(u, ctx);
+            let chunk = self.envelope(Some(Vec::new()), Some(usage));
+            out.push(None, &chunk)?;
+        }
+        out.done();
+        Ok(())
+    }
+}
+
+/// An error object, as OpenAI sends one mid-stream.
+fn error_event(out: &mut Events, message: String, code: Option<String>) -> Result<(), Error> {
+    let kind = code.clone().unwrap_or_else(|| "server_error".to_owned());
+    out.push(
+        None,
+        &w::ErrorResponse {
+            error: w::ErrorDetail {
+                message: Some(message),
+                kind: Some(kind),
+                param: None,
+                code: code.map(Value::String),
+                extra: Default::default(),
+            },
+            extra: Default::default(),
+        },
+    )
+}
