@@ -79,6 +79,60 @@ pub(crate) trait Codec: Sync + 'static {
     fn stream_encoder() -> Box<dyn EventEncoder>;
 }
 
+/// The methods of [`Codec`] that every format writes the same way, written once: each
+/// forwards to the function of the same name in the format's `decode.rs`, `encode.rs`,
+/// `response.rs`, `tools.rs` and `stream/` (the folder layout every format shares), and
+/// `check_request` to its wire types' `validate_request` (`w`, the format's
+/// `wire_types` module). Used inside each format's `impl Codec`.
+macro_rules! forward_to_folder {
+    () => {
+        fn check_request(request: &Self::Request) -> Result<(), wire_types::Error> {
+            w::validate_request(request)
+        }
+
+        fn decode_request(
+            request: Self::Request,
+            ctx: &mut $crate::Ctx<'_>,
+        ) -> Result<$crate::model::Request, $crate::Error> {
+            decode::decode_request(request, ctx)
+        }
+
+        fn encode_request(
+            request: $crate::model::Request,
+            ctx: &mut $crate::Ctx<'_>,
+        ) -> Result<Self::Request, $crate::Error> {
+            encode::encode_request(request, ctx)
+        }
+
+        fn decode_response(
+            response: Self::Response,
+            ctx: &mut $crate::Ctx<'_>,
+        ) -> Result<$crate::model::Response, $crate::Error> {
+            response::decode_response(response, ctx)
+        }
+
+        fn encode_response(
+            response: $crate::model::Response,
+            ctx: &mut $crate::Ctx<'_>,
+        ) -> Result<Self::Response, $crate::Error> {
+            response::encode_response(response, ctx)
+        }
+
+        fn encode_tools(tools: Vec<$crate::model::Tool>, ctx: &mut $crate::Ctx<'_>) -> Self::Tools {
+            tools::encode_tools(tools, ctx)
+        }
+
+        fn stream_decoder() -> Box<dyn $crate::stream::EventDecoder> {
+            Box::new(stream::Decoder::default())
+        }
+
+        fn stream_encoder() -> Box<dyn $crate::stream::EventEncoder> {
+            Box::new(stream::Encoder::default())
+        }
+    };
+}
+pub(crate) use forward_to_folder;
+
 /// Where a body is read from.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Input<'a> {

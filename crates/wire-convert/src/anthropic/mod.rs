@@ -59,10 +59,10 @@
 //! Hints: see `hints.rs`.
 
 use crate::codec::Codec;
-use crate::model::{self, Cache, Message, PartMeta, Role, Tool, Vendor};
+use crate::model::{Cache, Message, PartMeta, Role, Vendor};
 use crate::passes::response::Required;
 use crate::vendor::Fields;
-use crate::{Ctx, Error, LossCode};
+use crate::{Ctx, LossCode};
 use serde_json::{Map, Value};
 use wire_types::anthropic as w;
 use wire_types::{Extra, Format};
@@ -94,26 +94,6 @@ impl Codec for Anthropic {
         choice: false,
     };
 
-    fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
-        w::validate_request(request)
-    }
-
-    fn decode_request(request: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Request, Error> {
-        decode::decode_request(request, ctx)
-    }
-
-    fn encode_request(request: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-        encode::encode_request(request, ctx)
-    }
-
-    fn decode_response(response: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Response, Error> {
-        response::decode_response(response, ctx)
-    }
-
-    fn encode_response(response: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Response, Error> {
-        response::encode_response(response, ctx)
-    }
-
     fn bare_request(items: Value, tools: Value) -> Value {
         let mut body = serde_json::json!({"model": "", "max_tokens": 1, "messages": items});
         if !tools.is_null() {
@@ -122,21 +102,11 @@ impl Codec for Anthropic {
         body
     }
 
-    fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Self::Tools {
-        tools::encode_tools(tools, ctx)
-    }
-
-    fn stream_decoder() -> Box<dyn crate::stream::EventDecoder> {
-        Box::new(stream::Decoder::default())
-    }
-
-    fn stream_encoder() -> Box<dyn crate::stream::EventEncoder> {
-        Box::new(stream::Encoder::default())
-    }
-
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
         request.messages.iter().map(wire_types::to_raw).collect()
     }
+
+    crate::codec::forward_to_folder!();
 }
 
 const F: Format = Format::Anthropic;

@@ -91,9 +91,8 @@
 //! of that object the neutral model has no place for.
 
 use crate::codec::Codec;
-use crate::model::{self, Cache, PartMeta, Tool};
+use crate::model::{Cache, PartMeta};
 use crate::passes::response::Required;
-use crate::{Ctx, Error};
 use wire_types::bedrock as w;
 use wire_types::{Extra, Format};
 
@@ -125,26 +124,6 @@ impl Codec for Bedrock {
         choice: true,
     };
 
-    fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
-        w::validate_request(request)
-    }
-
-    fn decode_request(request: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Request, Error> {
-        decode::decode_request(request, ctx)
-    }
-
-    fn encode_request(request: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-        encode::encode_request(request, ctx)
-    }
-
-    fn decode_response(response: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Response, Error> {
-        response::decode_response(response, ctx)
-    }
-
-    fn encode_response(response: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Response, Error> {
-        response::encode_response(response, ctx)
-    }
-
     /// Converse needs a `toolConfig` beside messages that hold tool blocks: a bare
     /// conversation gets an empty one (its tools are not read).
     fn bare_request(items: serde_json::Value, tools: serde_json::Value) -> serde_json::Value {
@@ -153,18 +132,6 @@ impl Codec for Bedrock {
             t => t,
         };
         serde_json::json!({"messages": items, "toolConfig": tools})
-    }
-
-    fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Self::Tools {
-        tools::encode_tools(tools, ctx)
-    }
-
-    fn stream_decoder() -> Box<dyn crate::stream::EventDecoder> {
-        Box::new(stream::Decoder::default())
-    }
-
-    fn stream_encoder() -> Box<dyn crate::stream::EventEncoder> {
-        Box::new(stream::Encoder::default())
     }
 
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
@@ -176,6 +143,8 @@ impl Codec for Bedrock {
             .map(wire_types::to_raw)
             .collect()
     }
+
+    crate::codec::forward_to_folder!();
 }
 
 const F: Format = Format::Bedrock;

@@ -78,10 +78,10 @@
 //! `generationConfig`, …). Hints (how the source spelled what the neutral model
 //! normalizes): see `hints.rs`.
 
+use crate::Ctx;
 use crate::codec::Codec;
-use crate::model::{self, Signed, Tool, Vendor};
+use crate::model::{Signed, Vendor};
 use crate::vendor::NULLS;
-use crate::{Ctx, Error};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -107,41 +107,11 @@ impl Codec for Gemini {
     type Tools = Option<Vec<w::Tool>>;
     const ITEMS: &'static str = "contents";
 
-    fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
-        w::validate_request(request)
-    }
-
-    fn decode_request(request: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Request, Error> {
-        decode::decode_request(request, ctx)
-    }
-
-    fn encode_request(request: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-        encode::encode_request(request, ctx)
-    }
-
-    fn decode_response(response: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Response, Error> {
-        response::decode_response(response, ctx)
-    }
-
-    fn encode_response(response: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Response, Error> {
-        response::encode_response(response, ctx)
-    }
-
-    fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Self::Tools {
-        tools::encode_tools(tools, ctx)
-    }
-
-    fn stream_decoder() -> Box<dyn crate::stream::EventDecoder> {
-        Box::new(stream::Decoder::default())
-    }
-
-    fn stream_encoder() -> Box<dyn crate::stream::EventEncoder> {
-        Box::new(stream::Encoder::default())
-    }
-
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
         request.contents.iter().map(wire_types::to_raw).collect()
     }
+
+    crate::codec::forward_to_folder!();
 }
 
 const F: Format = Format::Gemini;

@@ -64,8 +64,7 @@
 //! [`ReasoningConfig`]: crate::model::ReasoningConfig
 
 use crate::codec::Codec;
-use crate::model::{self, Tool};
-use crate::{Ctx, Error};
+use crate::model::{self};
 use serde_json::{Map, Value};
 use wire_types::Format;
 use wire_types::ollama as w;
@@ -88,41 +87,11 @@ impl Codec for Ollama {
     type Response = w::Response;
     type Tools = Option<Vec<w::Tool>>;
 
-    fn check_request(request: &w::Request) -> Result<(), wire_types::Error> {
-        w::validate_request(request)
-    }
-
-    fn decode_request(request: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Request, Error> {
-        decode::decode_request(request, ctx)
-    }
-
-    fn encode_request(request: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-        encode::encode_request(request, ctx)
-    }
-
-    fn decode_response(response: w::Response, ctx: &mut Ctx<'_>) -> Result<model::Response, Error> {
-        response::decode_response(response, ctx)
-    }
-
-    fn encode_response(response: model::Response, ctx: &mut Ctx<'_>) -> Result<w::Response, Error> {
-        response::encode_response(response, ctx)
-    }
-
-    fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Self::Tools {
-        tools::encode_tools(tools, ctx)
-    }
-
-    fn stream_decoder() -> Box<dyn crate::stream::EventDecoder> {
-        Box::new(stream::Decoder::default())
-    }
-
-    fn stream_encoder() -> Box<dyn crate::stream::EventEncoder> {
-        Box::new(stream::Encoder::default())
-    }
-
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
         request.messages.iter().map(wire_types::to_raw).collect()
     }
+
+    crate::codec::forward_to_folder!();
 }
 
 const F: Format = Format::Ollama;
