@@ -74,8 +74,18 @@ for pair in "tools-list:32" "call:33" "result:34"; do
         n=$((n + 1))
     done
 done
+# Hostile bodies (crash inputs among them) under the shape their name gives
+# (`<name>.<format>[.response].json`; anything else as an OpenAI Chat request).
 for file in "$fixtures"/hostile/*.json; do
-    seed "hostile-$(basename "$file")" 0 <"$file"
+    name=$(basename "$file")
+    sel=0
+    for i in "${!formats[@]}"; do
+        case $name in
+            *".${formats[$i]}.response.json") sel=$((i * 4 + 1)) ;;
+            *".${formats[$i]}.json" | *".${formats[$i]}.request.json") sel=$((i * 4)) ;;
+        esac
+    done
+    seed "hostile-$name" "$sel" <"$file"
     n=$((n + 1))
 done
 # stream: [from, to, split, the stream in its wire framing]. `.chunks.txt` (one payload a

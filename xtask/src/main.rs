@@ -348,6 +348,41 @@ mod tests {
         );
     }
 
+    /// The library crates' own build (no dev-dependencies, which turn it on for the tests
+    /// through jsonschema) reads numbers with serde_json's `float_roundtrip`: without it,
+    /// a number in an unknown field can read back one bit off after a write, as
+    /// `cargo xtask fuzz roundtrip` found (`fixtures/hostile/huge-integer.cohere.response.json`).
+    #[test]
+    fn the_library_build_reads_numbers_back_exactly() {
+        for krate in ["wire-types", "wire-convert", "tool-registry"] {
+            let out = std::process::Command::new(env!("CARGO"))
+                .current_dir(root())
+                .args([
+                    "tree",
+                    "--offline",
+                    "-q",
+                    "-e",
+                    "features,normal",
+                    "-i",
+                    "serde_json",
+                    "-p",
+                    krate,
+                ])
+                .output()
+                .unwrap();
+            let tree = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(
+                tree.contains("serde_json feature \"float_roundtrip\""),
+                "{krate} builds serde_json without float_roundtrip:\n{tree}"
+            );
+        }
+    }
+
     #[test]
     fn conformance_schemas_are_the_ones_the_tests_use() {
         let problems = schema_problems(&root());

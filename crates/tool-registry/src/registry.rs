@@ -725,7 +725,6 @@ pub(crate) fn start(entry: &Entry, input: Value, ctx: &CallContext) -> Started {
 /// The input the handler gets: unwrapped from `{"input": …}` for a non-object schema,
 /// checked against the schema; a failure is the call's result.
 fn prepare(entry: &Entry, input: Value) -> Result<Value, Done> {
-    let name = entry.spec.name();
     let input = if entry.spec.wraps_input() {
         match input {
             Value::Object(mut m) if m.contains_key("input") && m.len() == 1 => {
@@ -754,11 +753,11 @@ fn prepare(entry: &Entry, input: Value) -> Result<Value, Done> {
             })
             .collect();
         if !problems.is_empty() {
+            let name = entry.spec.name().to_owned();
             let result = Err(ToolError::of(
                 ToolErrorKind::InvalidArguments,
                 format!("invalid arguments for {name}: {}", problems.join("; ")),
             ));
-            let name = name.to_owned();
             return Err(Done { name, result });
         }
     }
