@@ -70,6 +70,14 @@ pub(crate) fn value_readable(json: &str) -> bool {
                 // is lone.
                 let mut pending_high = false;
                 while i < b.len() && b[i] != b'"' {
+                    if !pending_high && b[i] != b'\\' {
+                        // Plain string content: on to the next quote or backslash.
+                        match memchr::memchr2(b'"', b'\\', &b[i..]) {
+                            Some(k) => i += k,
+                            None => i = b.len(),
+                        }
+                        continue;
+                    }
                     if b[i] == b'\\' {
                         if b.get(i + 1) == Some(&b'u') {
                             let unit = json
