@@ -103,6 +103,7 @@ fn encode_request_as(
         passes::order_results(&mut req.messages, &mut ctx);
     }
     passes::wrap_non_object_calls(&mut req, &mut ctx);
+    passes::builtin::lift_request_fields(&mut req, to);
     if to != Format::OpenaiChat && req.settings.stream_usage == Some(false) {
         ctx.dropped(
             crate::LossCode::StreamChanged,

@@ -1,0 +1,1043 @@
+//! Built-in (hosted) tools across formats: web search and code execution.
+//!
+//! A hosted tool stays a [`Tool::Opaque`] of its source format in the neutral model, so
+//! the same format writes it back whole (`A → neutral → A` is exact). When another
+//! format encodes it, [`translate`] reads it into one of the typed built-ins here
+//! ([`Builtin`]) and writes that as the target's own equivalent, a loss for each setting
+//! the target has no place for:
+//!
+//! | built-in | OpenAI Chat | Responses | Anthropic | Gemini |
+//! |---|---|---|---|---|
+//! | web search | `web_search_options` (a request field) | `web_search` | `web_search_20250305` | `googleSearch` |
+//! | code execution | — | `code_interpreter` | `code_execution_20250825` | `codeExecution` |
+//!
+//! Settings that correspond: web search's `max_uses` (Anthropic), allowed domains
+//! (Anthropic `allowed_domains`, Responses `filters.allowed_domains`), blocked domains
+//! (Anthropic `blocked_domains`, Gemini `excludeDomains`), the user's approximate
+//! location (Chat `user_location.approximate`, Responses and Anthropic `user_location`)
+//! and the search context size (Chat and Responses `search_context_size`); code
+//! execution's container (Responses `container`, which the target requires: `{"type":
+//! "auto"}` when the source had none). Ollama, Bedrock, Mistral's chat completions and
+//! Cohere have no built-in tools: there the tool is dropped with a
+//! [`LossCode::ToolUnsupported`] loss (see [`super::tools::drop_foreign_tool`]).
+//!
+//! In responses, a hosted call and its result that the target cannot carry become their
+//! text (the code and its output, the search query and the sources' titles and URLs),
+//! with a `changed` loss: [`hosted_text`], used by every encoder through
+//! [`crate::util::opaque_elsewhere`].
+
+use crate::model::{Opaque, PartMeta, Request, Tool};
+use crate::{Ctx, Format, LossCode};
+use serde_json::{Map, Value, json};
+
+/// The request field OpenAI Chat's web search is (it is not a tool there).
+pub(crate) const CHAT_WEB_SEARCH: &str = "web_search_options";
+/// Hint on a lifted Chat web search: the pointer its settings are at in the source.
+const POINTER: &str = "builtin_pointer";
+
+/// A built-in tool, typed.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Builtin {
+    /// Web search.
+    WebSearch(WebSearch),
+    /// Code execution in a sandbox.
+    CodeExecution(CodeExecution),
+}
+
+/// Web search settings, as far as they correspond across formats.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct WebSearch {
+    /// How many searches one request may make (Anthropic `max_uses`).
+    pub(crate) max_uses: Option<Value>,
+    /// Only these domains (Anthropic `allowed_domains`, Responses
+    /// `filters.allowed_domains`).
+    pub(crate) allowed_domains: Option<Value>,
+    /// Never these domains (Anthropic `blocked_domains`, Gemini `excludeDomains`).
+    pub(crate) blocked_domains: Option<Value>,
+    /// The user's approximate location: `city`, `region`, `country`, `timezone` (without
+    /// the `type: approximate` tag every format puts on it).
+    pub(crate) user_location: Option<Map<String, Value>>,
+    /// `low`, `medium` or `high` (Chat and Responses `search_context_size`).
+    pub(crate) context_size: Option<Value>,
+    /// The source's settings with no equivalent anywhere else (a loss each), by their
+    /// pointer below the tool.
+    pub(crate) rest: Vec<(String, Value)>,
+}
+
+/// Code execution settings.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct CodeExecution {
+    /// The container to run in (Responses `container`: an id, or `{"type": "auto", …}`).
+    pub(crate) container: Option<Value>,
+    /// The source's settings with no equivalent elsewhere, by their pointer below the
+    /// tool.
+    pub(crate) rest: Vec<(String, Value)>,
+}
+
+/// What a built-in becomes in a target.
+#[derive(Debug)]
+pub(crate) enum Placed {
+    /// A tool of the target (its wire JSON).
+    Tool(Value),
+    /// A request field of the target (OpenAI Chat `web_search_options`).
+    Field(&'static str, Value),
+}
+
+fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// Moves `key` out of `m` unless it is absent or `null`.
+fn take(m: &mut Map<String, Value>, key: &str) -> Option<Value> {
+    m.shift_remove(key).filter(|v| !v.is_null())
+}
+
+/// A location object without its `type` tag (`approximate`, the only kind).
+fn location(v: Value, rest: &mut Vec<(String, Value)>, at: &str) -> Option<Map<String, Value>> {
+    match v {
+        Value::Object(mut m) => {
+            match m.shift_remove("type") {
+                Some(t) if t != "approximate" => rest.push((format!("{at}/type"), t)),
+                _ => {}
+            }
+            m.retain(|_, v| !v.is_null());
+            Some(m)
+        }
+        Value::Null => None,
+        other => {
+            rest.push((at.to_owned(), other));
+            None
+        }
+    }
+}
+
+fn rest_of(m: Map<String, Value>, below: &str) -> Vec<(String, Value)> {
+    m.into_iter()
+        .map(|(k, v)| {
+            let mut p = below.to_owned();
+            wire_types::push_token(&mut p, &k);
+            (p, v)
+        })
+        .collect()
+}
+
+/// Reads a hosted tool kept whole as one of the built-ins, if it is one.
+pub(crate) fn decode(o: &Opaque) -> Option<Builtin> {
+    let Value::Object(map) = &o.value else {
+        return None;
+    };
+    let mut m = map.clone();
+    match o.format {
+        Format::Anthropic => {
+            let kind = str_of(&o.value, "type")?;
+            if kind.starts_with("web_search_") {
+                m.shift_remove("type");
+                m.shift_remove("name");
+                let mut w = WebSearch {
+                    max_uses: take(&mut m, "max_uses"),
+                    allowed_domains: take(&mut m, "allowed_domains"),
+                    blocked_domains: take(&mut m, "blocked_domains"),
+                    ..WebSearch::default()
+                };
+                if let Some(l) = take(&mut m, "user_location") {
+                    w.user_location = location(l, &mut w.rest, "/user_location");
+                }
+                w.rest.extend(rest_of(m, ""));
+                Some(Builtin::WebSearch(w))
+            } else if kind.starts_with("code_execution_") {
+                m.shift_remove("type");
+                m.shift_remove("name");
+                Some(Builtin::CodeExecution(CodeExecution {
+                    container: None,
+                    rest: rest_of(m, ""),
+                }))
+            } else {
+                None
+            }
+        }
+        Format::OpenaiResponses => match str_of(&o.value, "type")? {
+            "web_search"
+            | "web_search_2025_08_26"
+            | "web_search_preview"
+            | "web_search_preview_2025_03_11" => {
+                m.shift_remove("type");
+                let mut w = WebSearch {
+                    context_size: take(&mut m, "search_context_size"),
+                    ..WebSearch::default()
+                };
+                if let Some(l) = take(&mut m, "user_location") {
+                    w.user_location = location(l, &mut w.rest, "/user_location");
+                }
+                match take(&mut m, "filters") {
+                    Some(Value::Object(mut f)) => {
+                        w.allowed_domains = take(&mut f, "allowed_domains");
+                        w.rest.extend(rest_of(f, "/filters"));
+                    }
+                    Some(other) => w.rest.push(("/filters".into(), other)),
+                    None => {}
+                }
+                w.rest.extend(rest_of(m, ""));
+                Some(Builtin::WebSearch(w))
+            }
+            "code_interpreter" => {
+                m.shift_remove("type");
+                Some(Builtin::CodeExecution(CodeExecution {
+                    container: take(&mut m, "container"),
+                    rest: rest_of(m, ""),
+                }))
+            }
+            _ => None,
+        },
+        Format::Gemini => {
+            // One built-in per opaque tool: `{"googleSearch": {…}}`.
+            if m.len() != 1 {
+                return None;
+            }
+            let (key, value) = m.into_iter().next()?;
+            let Value::Object(mut s) = value else {
+                return None;
+            };
+            match key.as_str() {
+                "googleSearch" => {
+                    let mut w = WebSearch {
+                        blocked_domains: take(&mut s, "excludeDomains"),
+                        ..WebSearch::default()
+                    };
+                    w.rest = rest_of(s, "");
+                    Some(Builtin::WebSearch(w))
+                }
+                "googleSearchRetrieval" => Some(Builtin::WebSearch(WebSearch {
+                    rest: rest_of(s, ""),
+                    ..WebSearch::default()
+                })),
+                "codeExecution" => Some(Builtin::CodeExecution(CodeExecution {
+                    container: None,
+                    rest: rest_of(s, ""),
+                })),
+                _ => None,
+            }
+        }
+        Format::OpenaiChat => {
+            let Some(Value::Object(mut s)) = m.shift_remove(CHAT_WEB_SEARCH) else {
+                return None;
+            };
+            let mut w = WebSearch {
+                context_size: take(&mut s, "search_context_size"),
+                ..WebSearch::default()
+            };
+            match take(&mut s, "user_location") {
+                Some(Value::Object(mut l)) => {
+                    match l.shift_remove("type") {
+                        Some(t) if t != "approximate" => {
+                            w.rest.push(("/user_location/type".into(), t));
+                        }
+                        _ => {}
+                    }
+                    if let Some(a) = take(&mut l, "approximate") {
+                        w.user_location = location(a, &mut w.rest, "/user_location/approximate");
+                    }
+                    w.rest.extend(rest_of(l, "/user_location"));
+                }
+                Some(other) => w.rest.push(("/user_location".into(), other)),
+                None => {}
+            }
+            w.rest.extend(rest_of(s, ""));
+            Some(Builtin::WebSearch(w))
+        }
+        _ => None,
+    }
+}
+
+/// Records that the setting at `at` has no place in the target.
+fn unsupported(ctx: &mut Ctx<'_>, at: &str, what: &str, builtin: &str) {
+    let detail = format!("{} {builtin} has no {what}", ctx.format);
+    ctx.dropped(LossCode::FieldUnsupported, at, detail);
+}
+
+/// A location with its `type: approximate` tag, for Responses and Anthropic.
+fn tagged_location(l: Map<String, Value>) -> Value {
+    let mut out = Map::new();
+    out.insert("type".into(), Value::from("approximate"));
+    out.extend(l);
+    Value::Object(out)
+}
+
+/// Writes `b` as the target's equivalent (`ctx.format`), a loss (pointers below `at`, the
+/// source tool's neutral pointer) for each setting it cannot carry; `None` when the
+/// target has no such tool.
+pub(crate) fn encode(b: Builtin, at: &str, ctx: &mut Ctx<'_>) -> Option<Placed> {
+    let target = ctx.format;
+    match b {
+        Builtin::WebSearch(w) => {
+            let name = "web search";
+            let mut out = Map::new();
+            let (max_uses, allowed, blocked, location, size) = match target {
+                Format::Anthropic => (true, true, true, true, false),
+                Format::OpenaiResponses => (false, true, false, true, true),
+                Format::Gemini => (false, false, true, false, false),
+                Format::OpenaiChat => (false, false, false, true, true),
+                _ => return None,
+            };
+            let lose = |ctx: &mut Ctx<'_>, field: &str, what: &str| {
+                unsupported(ctx, &format!("{at}{field}"), what, name);
+            };
+            match (w.max_uses, max_uses) {
+                (Some(v), true) => {
+                    out.insert("max_uses".into(), v);
+                }
+                (Some(_), false) => lose(ctx, "/max_uses", "limit on the number of searches"),
+                (None, _) => {}
+            }
+            match (w.allowed_domains, allowed) {
+                (Some(v), true) => {
+                    out.insert("allowed_domains".into(), v);
+                }
+                (Some(_), false) => lose(ctx, "/allowed_domains", "list of allowed domains"),
+                (None, _) => {}
+            }
+            match (w.blocked_domains, blocked) {
+                (Some(v), true) => {
+                    out.insert("blocked_domains".into(), v);
+                }
+                (Some(_), false) => lose(ctx, "/blocked_domains", "list of blocked domains"),
+                (None, _) => {}
+            }
+            match (w.user_location, location) {
+                (Some(l), true) => {
+                    out.insert("user_location".into(), tagged_location(l));
+                }
+                (Some(_), false) => lose(ctx, "/user_location", "user location"),
+                (None, _) => {}
+            }
+            match (w.context_size, size) {
+                (Some(v), true) => {
+                    out.insert("search_context_size".into(), v);
+                }
+                (Some(_), false) => lose(ctx, "/search_context_size", "search context size"),
+                (None, _) => {}
+            }
+            for (p, _) in &w.rest {
+                let detail = format!(
+                    "this web search setting has no equivalent in {}",
+                    ctx.format
+                );
+                ctx.dropped(LossCode::FieldUnsupported, format!("{at}{p}"), detail);
+            }
+            Some(match target {
+                Format::Anthropic => {
+                    let mut t = Map::new();
+                    t.insert("type".into(), Value::from("web_search_20250305"));
+                    t.insert("name".into(), Value::from("web_search"));
+                    t.extend(out);
+                    Placed::Tool(Value::Object(t))
+                }
+                Format::OpenaiResponses => {
+                    let mut t = Map::new();
+                    t.insert("type".into(), Value::from("web_search"));
+                    if let Some(d) = out.shift_remove("allowed_domains") {
+                        t.insert("filters".into(), json!({ "allowed_domains": d }));
+                    }
+                    t.extend(out);
+                    Placed::Tool(Value::Object(t))
+                }
+                Format::Gemini => {
+                    let mut s = Map::new();
+                    if let Some(d) = out.shift_remove("blocked_domains") {
+                        s.insert("excludeDomains".into(), d);
+                    }
+                    Placed::Tool(json!({ "googleSearch": s }))
+                }
+                _ => {
+                    // OpenAI Chat: `user_location: {type, approximate: {…}}`.
+                    if let Some(Value::Object(mut l)) = out.shift_remove("user_location") {
+                        l.shift_remove("type");
+                        out.insert(
+                            "user_location".into(),
+                            json!({"type": "approximate", "approximate": l}),
+                        );
+                    }
+                    Placed::Field(CHAT_WEB_SEARCH, Value::Object(out))
+                }
+            })
+        }
+        Builtin::CodeExecution(c) => {
+            let tool = match target {
+                Format::Anthropic => {
+                    json!({"type": "code_execution_20250825", "name": "code_execution"})
+                }
+                Format::OpenaiResponses => {
+                    let container = c.container.clone().unwrap_or(json!({"type": "auto"}));
+                    json!({"type": "code_interpreter", "container": container})
+                }
+                Format::Gemini => json!({"codeExecution": {}}),
+                _ => return None,
+            };
+            if c.container.is_some() && target != Format::OpenaiResponses {
+                unsupported(
+                    ctx,
+                    &format!("{at}/container"),
+                    "container",
+                    "code execution",
+                );
+            }
+            for (p, _) in &c.rest {
+                let detail = format!(
+                    "this code execution setting has no equivalent in {}",
+                    ctx.format
+                );
+                ctx.dropped(LossCode::FieldUnsupported, format!("{at}{p}"), detail);
+            }
+            Some(Placed::Tool(tool))
+        }
+    }
+}
+
+/// A hosted tool of another format as this context's equivalent: `Some(tool JSON)` for a
+/// tool of the target; `None` when it was placed elsewhere (a request field, kept in the
+/// context for the encoder, see [`Ctx::request_fields`]) or has no equivalent (then
+/// dropped with a loss).
+pub(crate) fn translate(o: &Opaque, at: &str, ctx: &mut Ctx<'_>) -> Option<Value> {
+    let pointer = o
+        .meta
+        .vendor
+        .hint(o.format, POINTER)
+        .and_then(Value::as_str)
+        .unwrap_or(at)
+        .to_owned();
+    let placed = decode(o).and_then(|b| encode(b, &pointer, ctx));
+    if let Some(p) = &placed {
+        let source = o
+            .value
+            .get("type")
+            .and_then(Value::as_str)
+            .or_else(|| o.value.as_object()?.keys().next().map(String::as_str))
+            .unwrap_or("?");
+        let target = match p {
+            Placed::Tool(v) => v
+                .get("type")
+                .and_then(Value::as_str)
+                .or_else(|| v.as_object()?.keys().next().map(String::as_str))
+                .unwrap_or("?")
+                .to_owned(),
+            Placed::Field(k, _) => (*k).to_owned(),
+        };
+        let detail = format!(
+            "{} built-in tool `{source}` is sent as {}'s `{target}`",
+            o.format, ctx.format
+        );
+        ctx.changed(LossCode::ToolMapped, pointer.as_str(), detail);
+    }
+    match placed {
+        Some(Placed::Tool(v)) => Some(v),
+        Some(Placed::Field(k, v)) => {
+            ctx.request_fields.push((k.to_owned(), v));
+            None
+        }
+        None => {
+            super::tools::drop_foreign_tool(o, &pointer, ctx);
+            None
+        }
+    }
+}
+
+/// Before encoding a request decoded from OpenAI Chat as another format: its
+/// `web_search_options` (a request field there) becomes a hosted tool of the request,
+/// so the target's tools loop translates it like any other.
+pub(crate) fn lift_request_fields(req: &mut Request, to: Format) {
+    if to == Format::OpenaiChat || req.vendor.format != Some(Format::OpenaiChat) {
+        return;
+    }
+    let Some(options) = req.vendor.fields.shift_remove(CHAT_WEB_SEARCH) else {
+        return;
+    };
+    let mut meta = PartMeta::default();
+    let mut p = String::new();
+    wire_types::push_token(&mut p, CHAT_WEB_SEARCH);
+    meta.vendor.set_hint(Format::OpenaiChat, POINTER, p);
+    let mut value = Map::new();
+    value.insert(CHAT_WEB_SEARCH.into(), options);
+    req.tools.push(Tool::Opaque(Opaque {
+        format: Format::OpenaiChat,
+        value: Value::Object(value),
+        meta,
+    }));
+}
+
+/// The readable text of a hosted call or result (web search, code execution) of any
+/// format, for a target without its equivalent: the code and its output, the search
+/// query, the sources' titles and URLs. `None` for any other opaque part.
+pub(crate) fn hosted_text(o: &Opaque) -> Option<String> {
+    let v = &o.value;
+    match o.format {
+        Format::Anthropic => anthropic_text(v),
+        Format::OpenaiResponses => responses_text(v),
+        Format::Gemini => gemini_text(v),
+        _ => None,
+    }
+}
+
+fn push_line(out: &mut String, line: &str) {
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(line);
+}
+
+/// `title <url>` lines of sources (objects with `url` and maybe `title`).
+fn sources(out: &mut String, items: &[Value]) {
+    for s in items {
+        if let Some(url) = str_of(s, "url").or_else(|| str_of(s, "uri")) {
+            match str_of(s, "title") {
+                Some(t) if !t.is_empty() => push_line(out, &format!("- {t} <{url}>")),
+                _ => push_line(out, &format!("- <{url}>")),
+            }
+        }
+    }
+}
+
+fn code_block(out: &mut String, label: &str, lang: &str, code: &str) {
+    push_line(
+        out,
+        &format!("{label}:\n```{lang}\n{}\n```", code.trim_end()),
+    );
+}
+
+fn anthropic_text(v: &Value) -> Option<String> {
+    let mut out = String::new();
+    match str_of(v, "type")? {
+        "server_tool_use" => {
+            let input = v.get("input").unwrap_or(&Value::Null);
+            let name = str_of(v, "name").unwrap_or("tool");
+            if let Some(q) = str_of(input, "query") {
+                push_line(&mut out, &format!("[{name}] searched for: {q}"));
+            } else if let Some(code) = str_of(input, "code") {
+                code_block(&mut out, &format!("[{name}] ran"), "python", code);
+            } else if let Some(cmd) = str_of(input, "command") {
+                code_block(&mut out, &format!("[{name}] ran"), "bash", cmd);
+            } else {
+                push_line(&mut out, &format!("[{name}] called with {input}"));
+            }
+        }
+        "web_search_tool_result" => {
+            push_line(&mut out, "[web_search] results:");
+            match v.get("content") {
+                Some(Value::Array(items)) => sources(&mut out, items),
+                Some(e) => {
+                    let code = str_of(e, "error_code").unwrap_or("unknown");
+                    push_line(&mut out, &format!("error: {code}"));
+                }
+                None => {}
+            }
+        }
+        "code_execution_tool_result" | "bash_code_execution_tool_result" => {
+            let c = v.get("content").unwrap_or(&Value::Null);
+            push_line(&mut out, "[code_execution] result:");
+            if let Some(code) = c.get("return_code") {
+                push_line(&mut out, &format!("return code: {code}"));
+            }
+            for key in ["stdout", "stderr"] {
+                if let Some(s) = str_of(c, key).filter(|s| !s.is_empty()) {
+                    code_block(&mut out, key, "", s);
+                }
+            }
+            if let Some(e) = str_of(c, "error_code") {
+                push_line(&mut out, &format!("error: {e}"));
+            }
+        }
+        _ => return None,
+    }
+    Some(out)
+}
+
+fn responses_text(v: &Value) -> Option<String> {
+    let mut out = String::new();
+    match str_of(v, "type")? {
+        "web_search_call" => {
+            let action = v.get("action").unwrap_or(&Value::Null);
+            match str_of(action, "type") {
+                Some("search") | None => {
+                    let queries: Vec<&str> = match action.get("queries") {
+                        Some(Value::Array(q)) => q.iter().filter_map(Value::as_str).collect(),
+                        _ => str_of(action, "query").into_iter().collect(),
+                    };
+                    if queries.is_empty() {
+                        push_line(&mut out, "[web_search] searched");
+                    }
+                    for q in queries {
+                        push_line(&mut out, &format!("[web_search] searched for: {q}"));
+                    }
+                    if let Some(Value::Array(s)) = action.get("sources") {
+                        sources(&mut out, s);
+                    }
+                }
+                Some("open_page") => {
+                    let url = str_of(action, "url").unwrap_or("");
+                    push_line(&mut out, &format!("[web_search] opened <{url}>"));
+                }
+                Some("find") | Some("find_in_page") => {
+                    let p = str_of(action, "pattern").unwrap_or("");
+                    let url = str_of(action, "url").unwrap_or("");
+                    push_line(
+                        &mut out,
+                        &format!("[web_search] looked for {p:?} in <{url}>"),
+                    );
+                }
+                Some(other) => push_line(&mut out, &format!("[web_search] {other}")),
+            }
+        }
+        "code_interpreter_call" => {
+            if let Some(code) = str_of(v, "code") {
+                code_block(&mut out, "[code_interpreter] ran", "python", code);
+            }
+            if let Some(Value::Array(outputs)) = v.get("outputs") {
+                for o in outputs {
+                    if let Some(logs) = str_of(o, "logs") {
+                        code_block(&mut out, "output", "", logs);
+                    } else if let Some(url) = str_of(o, "url") {
+                        push_line(&mut out, &format!("image: <{url}>"));
+                    }
+                }
+            }
+            if out.is_empty() {
+                push_line(&mut out, "[code_interpreter] ran");
+            }
+        }
+        _ => return None,
+    }
+    Some(out)
+}
+
+fn gemini_text(v: &Value) -> Option<String> {
+    let mut out = String::new();
+    if let Some(e) = v.get("executableCode") {
+        let lang = str_of(e, "language").unwrap_or("").to_ascii_lowercase();
+        let lang = if lang == "language_unspecified" {
+            ""
+        } else {
+            &lang
+        };
+        code_block(
+            &mut out,
+            "[code_execution] ran",
+            lang,
+            str_of(e, "code").unwrap_or(""),
+        );
+    } else if let Some(r) = v.get("codeExecutionResult") {
+        let outcome = str_of(r, "outcome").unwrap_or("OUTCOME_UNSPECIFIED");
+        push_line(&mut out, &format!("[code_execution] result: {outcome}"));
+        if let Some(o) = str_of(r, "output").filter(|s| !s.is_empty()) {
+            code_block(&mut out, "output", "", o);
+        }
+    } else {
+        return None;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{
+        Format, LossCode, LossKind, Options, convert_request_value, convert_response_value,
+    };
+    use serde_json::{Value, json};
+
+    fn anthropic_request(tools: Value) -> Value {
+        json!({
+            "model": "claude-sonnet-4-5",
+            "max_tokens": 1024,
+            "messages": [{"role": "user", "content": "What happened today?"}],
+            "tools": tools
+        })
+    }
+
+    fn codes_at<'l>(losses: &'l [crate::Loss], path: &str) -> Vec<(LossKind, LossCode)> {
+        losses
+            .iter()
+            .filter(|l| l.path == path)
+            .map(|l| (l.kind, l.code))
+            .collect()
+    }
+
+    #[test]
+    fn anthropic_web_search_to_responses_maps_domains_and_location_and_loses_max_uses() {
+        let body = anthropic_request(json!([{
+            "type": "web_search_20250305",
+            "name": "web_search",
+            "max_uses": 3,
+            "allowed_domains": ["example.com"],
+            "user_location": {"type": "approximate", "city": "Paris", "country": "FR"}
+        }]));
+        let out = convert_request_value(
+            &body,
+            Format::Anthropic,
+            Format::OpenaiResponses,
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            out.value["tools"],
+            json!([{
+                "type": "web_search",
+                "filters": {"allowed_domains": ["example.com"]},
+                "user_location": {"type": "approximate", "city": "Paris", "country": "FR"}
+            }])
+        );
+        assert_eq!(
+            codes_at(&out.losses, "/tools/0/max_uses"),
+            [(LossKind::Dropped, LossCode::FieldUnsupported)]
+        );
+        assert_eq!(
+            codes_at(&out.losses, "/tools/0"),
+            [(LossKind::Changed, LossCode::ToolMapped)]
+        );
+    }
+
+    #[test]
+    fn responses_web_search_to_anthropic_keeps_settings_and_loses_context_size() {
+        let body = json!({
+            "model": "gpt-5",
+            "input": "Hi",
+            "tools": [{
+                "type": "web_search",
+                "search_context_size": "high",
+                "filters": {"allowed_domains": ["a.org"]},
+                "user_location": {"type": "approximate", "timezone": "Europe/Paris"}
+            }]
+        });
+        let out = convert_request_value(
+            &body,
+            Format::OpenaiResponses,
+            Format::Anthropic,
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            out.value["tools"],
+            json!([{
+                "type": "web_search_20250305",
+                "name": "web_search",
+                "allowed_domains": ["a.org"],
+                "user_location": {"type": "approximate", "timezone": "Europe/Paris"}
+            }])
+        );
+        assert_eq!(
+            codes_at(&out.losses, "/tools/0/search_context_size"),
+            [(LossKind::Dropped, LossCode::FieldUnsupported)]
+        );
+    }
+
+    #[test]
+    fn chat_web_search_options_become_a_web_search_tool_and_back() {
+        let body = json!({
+            "model": "gpt-4o-search-preview",
+            "messages": [{"role": "user", "content": "Hi"}],
+            "web_search_options": {
+                "search_context_size": "low",
+                "user_location": {"type": "approximate", "approximate": {"city": "Oslo"}}
+            }
+        });
+        let opts = Options::default();
+        let out = convert_request_value(&body, Format::OpenaiChat, Format::OpenaiResponses, &opts)
+            .unwrap();
+        assert_eq!(
+            out.value["tools"],
+            json!([{
+                "type": "web_search",
+                "user_location": {"type": "approximate", "city": "Oslo"},
+                "search_context_size": "low"
+            }])
+        );
+        assert!(out.value.get("web_search_options").is_none());
+        assert_eq!(
+            codes_at(&out.losses, "/web_search_options"),
+            [(LossKind::Changed, LossCode::ToolMapped)]
+        );
+        let back = convert_request_value(
+            &out.value,
+            Format::OpenaiResponses,
+            Format::OpenaiChat,
+            &opts,
+        )
+        .unwrap();
+        assert_eq!(back.value["web_search_options"], body["web_search_options"]);
+        assert!(back.value.get("tools").is_none());
+        // To Gemini: the search, without the settings it has no place for.
+        let gemini =
+            convert_request_value(&body, Format::OpenaiChat, Format::Gemini, &opts).unwrap();
+        assert_eq!(gemini.value["tools"], json!([{"googleSearch": {}}]));
+        for p in [
+            "/web_search_options/search_context_size",
+            "/web_search_options/user_location",
+        ] {
+            assert_eq!(
+                codes_at(&gemini.losses, p),
+                [(LossKind::Dropped, LossCode::FieldUnsupported)],
+                "{p}: {:?}",
+                gemini.losses
+            );
+        }
+    }
+
+    #[test]
+    fn gemini_built_ins_map_to_anthropic_and_blocked_domains_travel() {
+        let body = json!({
+            "contents": [{"role": "user", "parts": [{"text": "Hi"}]}],
+            "tools": [
+                {"googleSearch": {"excludeDomains": ["spam.example"]}},
+                {"codeExecution": {}}
+            ]
+        });
+        let out = convert_request_value(
+            &body,
+            Format::Gemini,
+            Format::Anthropic,
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            out.value["tools"],
+            json!([
+                {"type": "web_search_20250305", "name": "web_search", "blocked_domains": ["spam.example"]},
+                {"type": "code_execution_20250825", "name": "code_execution"}
+            ])
+        );
+        let back = convert_request_value(
+            &out.value,
+            Format::Anthropic,
+            Format::Gemini,
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(back.value["tools"], body["tools"]);
+    }
+
+    #[test]
+    fn code_execution_to_responses_gets_an_auto_container_and_a_container_is_a_loss_in_gemini() {
+        let body = anthropic_request(json!([
+            {"type": "code_execution_20250825", "name": "code_execution"}
+        ]));
+        let opts = Options::default();
+        let out = convert_request_value(&body, Format::Anthropic, Format::OpenaiResponses, &opts)
+            .unwrap();
+        assert_eq!(
+            out.value["tools"],
+            json!([{"type": "code_interpreter", "container": {"type": "auto"}}])
+        );
+        let responses = json!({
+            "model": "gpt-5",
+            "input": "Hi",
+            "tools": [{"type": "code_interpreter", "container": "cntr_1"}]
+        });
+        let out = convert_request_value(&responses, Format::OpenaiResponses, Format::Gemini, &opts)
+            .unwrap();
+        assert_eq!(out.value["tools"], json!([{"codeExecution": {}}]));
+        assert_eq!(
+            codes_at(&out.losses, "/tools/0/container"),
+            [(LossKind::Dropped, LossCode::FieldUnsupported)]
+        );
+    }
+
+    #[test]
+    fn built_in_tools_are_a_loss_where_the_target_has_none() {
+        let body = anthropic_request(json!([
+            {"type": "web_search_20250305", "name": "web_search"},
+            {"type": "code_execution_20250825", "name": "code_execution"}
+        ]));
+        for to in [
+            Format::Ollama,
+            Format::Bedrock,
+            Format::Mistral,
+            Format::Cohere,
+        ] {
+            let out =
+                convert_request_value(&body, Format::Anthropic, to, &Options::default()).unwrap();
+            for p in ["/tools/0", "/tools/1"] {
+                assert_eq!(
+                    codes_at(&out.losses, p),
+                    [(LossKind::Dropped, LossCode::ToolUnsupported)],
+                    "{to} {p}"
+                );
+            }
+        }
+        // Code execution has no Chat equivalent either.
+        let out = convert_request_value(
+            &body,
+            Format::Anthropic,
+            Format::OpenaiChat,
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(out.value["web_search_options"], json!({}));
+        assert_eq!(
+            codes_at(&out.losses, "/tools/1"),
+            [(LossKind::Dropped, LossCode::ToolUnsupported)]
+        );
+    }
+
+    #[test]
+    fn a_same_format_round_trip_of_built_in_tools_is_exact_and_lossless() {
+        let cases = [
+            (
+                Format::Anthropic,
+                anthropic_request(json!([{
+                    "type": "web_search_20250305", "name": "web_search", "max_uses": 2,
+                    "blocked_domains": ["x.com"], "cache_control": {"type": "ephemeral"}
+                }])),
+            ),
+            (
+                Format::OpenaiChat,
+                json!({
+                    "model": "m",
+                    "messages": [{"role": "user", "content": "Hi"}],
+                    "web_search_options": {"search_context_size": "high"}
+                }),
+            ),
+            (
+                Format::OpenaiResponses,
+                json!({"model": "m", "input": "Hi", "tools": [
+                    {"type": "web_search_preview", "search_context_size": "low"},
+                    {"type": "code_interpreter", "container": {"type": "auto", "memory_limit": "4g"}}
+                ]}),
+            ),
+            (
+                Format::Gemini,
+                json!({"contents": [{"role": "user", "parts": [{"text": "Hi"}]}],
+                       "tools": [{"googleSearch": {"timeRangeFilter": {"startTime": "2025-01-01T00:00:00Z"}}},
+                                 {"codeExecution": {}}]}),
+            ),
+        ];
+        for (f, body) in cases {
+            let out = convert_request_value(&body, f, f, &Options::default()).unwrap();
+            assert_eq!(out.value, body, "{f}");
+            assert!(out.losses.is_empty(), "{f}: {:?}", out.losses);
+        }
+    }
+
+    #[test]
+    fn a_settings_field_without_equivalent_is_a_loss_of_its_own() {
+        // Gemini's `timeRangeFilter` has no place in Anthropic's web search.
+        let body = json!({
+            "contents": [{"role": "user", "parts": [{"text": "Hi"}]}],
+            "tools": [{"googleSearch": {"timeRangeFilter": {"startTime": "2025-01-01T00:00:00Z"}}}]
+        });
+        let out = convert_request_value(
+            &body,
+            Format::Gemini,
+            Format::Anthropic,
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            codes_at(&out.losses, "/tools/0/googleSearch/timeRangeFilter"),
+            [(LossKind::Dropped, LossCode::FieldUnsupported)],
+            "{:?}",
+            out.losses
+        );
+    }
+
+    #[test]
+    fn gemini_code_execution_becomes_its_code_and_output_as_text_in_anthropic() {
+        let body = json!({
+            "candidates": [{
+                "content": {"role": "model", "parts": [
+                    {"executableCode": {"language": "PYTHON", "code": "print(1 + 1)\n"}},
+                    {"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "2\n"}},
+                    {"text": "It is 2."}
+                ]},
+                "finishReason": "STOP"
+            }],
+            "modelVersion": "gemini-2.5-flash"
+        });
+        let out = convert_response_value(
+            &body,
+            Format::Gemini,
+            Format::Anthropic,
+            &Options::default(),
+        )
+        .unwrap();
+        let content = &out.value["content"];
+        assert_eq!(
+            content[0],
+            json!({"type": "text", "text": "[code_execution] ran:\n```python\nprint(1 + 1)\n```"})
+        );
+        assert_eq!(
+            content[1]["text"],
+            "[code_execution] result: OUTCOME_OK\noutput:\n```\n2\n```"
+        );
+        for p in [
+            "/candidates/0/content/parts/0",
+            "/candidates/0/content/parts/1",
+        ] {
+            assert_eq!(
+                codes_at(&out.losses, p),
+                [(LossKind::Changed, LossCode::PartAsText)]
+            );
+        }
+    }
+
+    #[test]
+    fn a_hosted_web_search_to_ollama_is_its_query_and_sources_as_text_not_nothing() {
+        let body = json!({
+            "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+            "content": [
+                {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
+                 "input": {"query": "rust 2024 edition"}},
+                {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": [
+                    {"type": "web_search_result", "title": "Rust 2024", "url": "https://doc.rust-lang.org/edition-guide/",
+                     "encrypted_content": "SECRET", "page_age": null}
+                ]},
+                {"type": "text", "text": "It shipped."}
+            ],
+            "stop_reason": "end_turn", "stop_sequence": null,
+            "usage": {"input_tokens": 1, "output_tokens": 1}
+        });
+        let out = convert_response_value(
+            &body,
+            Format::Anthropic,
+            Format::Ollama,
+            &Options::default(),
+        )
+        .unwrap();
+        let text = out.value["message"]["content"].as_str().unwrap();
+        assert!(
+            text.contains("[web_search] searched for: rust 2024 edition"),
+            "{text}"
+        );
+        assert!(
+            text.contains("- Rust 2024 <https://doc.rust-lang.org/edition-guide/>"),
+            "{text}"
+        );
+        assert!(!text.contains("SECRET"), "{text}");
+        for p in ["/content/0", "/content/1"] {
+            assert_eq!(
+                codes_at(&out.losses, p),
+                [(LossKind::Changed, LossCode::PartAsText)]
+            );
+        }
+    }
+
+    #[test]
+    fn a_responses_web_search_call_becomes_its_queries_and_sources_as_text() {
+        let o = crate::model::Opaque {
+            format: Format::OpenaiResponses,
+            value: json!({"type": "web_search_call", "id": "ws_1", "status": "completed",
+                "action": {"type": "search", "query": "q1",
+                           "sources": [{"type": "url", "url": "https://a.example"}]}}),
+            meta: Default::default(),
+        };
+        assert_eq!(
+            super::hosted_text(&o).unwrap(),
+            "[web_search] searched for: q1\n- <https://a.example>"
+        );
+        let code = crate::model::Opaque {
+            format: Format::OpenaiResponses,
+            value: json!({"type": "code_interpreter_call", "id": "ci_1", "code": "print(2)",
+                "outputs": [{"type": "logs", "logs": "2\n"}], "status": "completed", "container_id": "c"}),
+            meta: Default::default(),
+        };
+        assert_eq!(
+            super::hosted_text(&code).unwrap(),
+            "[code_interpreter] ran:\n```python\nprint(2)\n```\noutput:\n```\n2\n```"
+        );
+    }
+}
