@@ -521,6 +521,9 @@ fn anthropic_text(v: &Value) -> Option<String> {
         "web_search_tool_result" => {
             push_line(&mut out, "[web_search] results:");
             match v.get("content") {
+                Some(Value::Array(items)) if items.is_empty() => {
+                    out.push_str(" none");
+                }
                 Some(Value::Array(items)) => sources(&mut out, items),
                 Some(e) => {
                     let code = str_of(e, "error_code").unwrap_or("unknown");
