@@ -129,6 +129,7 @@ fn encode_response_as(
     let codec = codec(to, "chat response")?;
     let mut ctx = Ctx::new(to, options);
     ctx.source = resp.source;
+    passes::builtin::grounding_as_text(&mut resp, &mut ctx);
     passes::response::fill_required(&mut resp, codec.response_requires(), &mut ctx);
     let ids = ids::map_response(&mut resp, &mut ctx);
     let value = codec.encode_response(resp, out, &mut ctx)?;

@@ -26,7 +26,7 @@
 //! with a `changed` loss: [`hosted_text`], used by every encoder through
 //! [`crate::util::opaque_elsewhere`].
 
-use crate::model::{Opaque, PartMeta, Request, Tool};
+use crate::model::{Opaque, Part, PartMeta, Request, Response, Tool};
 use crate::{Ctx, Format, LossCode};
 use serde_json::{Map, Value, json};
 
@@ -461,6 +461,57 @@ pub(crate) fn lift_request_fields(req: &mut Request, to: Format) {
         value: Value::Object(value),
         meta,
     }));
+}
+
+/// Before encoding a response decoded from Gemini as another format: each candidate's
+/// `groundingMetadata` (the Google Search grounding: its queries and sources) becomes a
+/// text part at the end of the answer (`changed` loss), never nothing. The rest of it
+/// (the search entry point's HTML, the supports that tie text segments to sources) has no
+/// place elsewhere and is covered by that loss.
+pub(crate) fn grounding_as_text(resp: &mut Response, ctx: &mut Ctx<'_>) {
+    if ctx.format == Format::Gemini {
+        return;
+    }
+    for (i, c) in resp.choices.iter_mut().enumerate() {
+        if c.vendor.format != Some(Format::Gemini) {
+            continue;
+        }
+        let Some(g) = c.vendor.fields.shift_remove("groundingMetadata") else {
+            continue;
+        };
+        let mut out = String::new();
+        if let Some(Value::Array(q)) = g.get("webSearchQueries") {
+            for q in q.iter().filter_map(Value::as_str) {
+                push_line(&mut out, &format!("[google_search] searched for: {q}"));
+            }
+        }
+        if let Some(Value::Array(chunks)) = g.get("groundingChunks") {
+            let found: Vec<Value> = chunks
+                .iter()
+                .filter_map(|c| c.get("web").or(c.get("retrievedContext")).cloned())
+                .collect();
+            if !found.is_empty() {
+                push_line(&mut out, "Sources:");
+                sources(&mut out, &found);
+            }
+        }
+        let at = format!("/choices/{i}/groundingMetadata");
+        if out.is_empty() {
+            let detail = format!(
+                "gemini grounding metadata has no equivalent in {}",
+                ctx.format
+            );
+            ctx.dropped(LossCode::FieldUnsupported, at, detail);
+            continue;
+        }
+        let detail = format!(
+            "gemini grounding metadata has no equivalent in {}; its search queries and \
+             sources are sent as a text part at the end of the answer",
+            ctx.format
+        );
+        ctx.changed(LossCode::PartAsText, at, detail);
+        c.message.content.push(Part::text(out));
+    }
 }
 
 /// The readable text of a hosted call or result (web search, code execution) of any
@@ -1042,5 +1093,33 @@ mod tests {
             super::hosted_text(&code).unwrap(),
             "[code_interpreter] ran:\n```python\nprint(2)\n```\noutput:\n```\n2\n```"
         );
+    }
+
+    #[test]
+    fn gemini_grounding_becomes_its_queries_and_sources_as_text_elsewhere() {
+        let body = json!({
+            "candidates": [{
+                "content": {"role": "model", "parts": [{"text": "Cloudy."}]},
+                "finishReason": "STOP",
+                "groundingMetadata": {
+                    "webSearchQueries": ["weather in London"],
+                    "groundingChunks": [{"web": {"uri": "https://w.example/london", "title": "w.example"}}]
+                }
+            }],
+            "modelVersion": "gemini-2.5-flash"
+        });
+        let opts = Options::default();
+        let out = convert_response_value(&body, Format::Gemini, Format::Anthropic, &opts).unwrap();
+        assert_eq!(
+            out.value["content"][1]["text"],
+            "[google_search] searched for: weather in London\nSources:\n- w.example <https://w.example/london>"
+        );
+        assert_eq!(
+            codes_at(&out.losses, "/candidates/0/groundingMetadata"),
+            [(LossKind::Changed, LossCode::PartAsText)]
+        );
+        let same = convert_response_value(&body, Format::Gemini, Format::Gemini, &opts).unwrap();
+        assert_eq!(same.value, body);
+        assert!(same.losses.is_empty(), "{:?}", same.losses);
     }
 }
