@@ -62,6 +62,19 @@ pub(crate) struct WebSearch {
     /// The source's settings with no equivalent anywhere else (a loss each), by their
     /// pointer below the tool.
     pub(crate) rest: Vec<(String, Value)>,
+    /// Where the source has a setting other than at `/<its name here>` below the tool
+    /// (Responses `/filters/allowed_domains`, Gemini `/excludeDomains`), for losses.
+    pub(crate) spelled: Vec<(&'static str, &'static str)>,
+}
+
+impl WebSearch {
+    /// The pointer below the tool of setting `name` in the source.
+    fn at(&self, name: &'static str) -> String {
+        match self.spelled.iter().find(|(n, _)| *n == name) {
+            Some((_, p)) => (*p).to_owned(),
+            None => format!("/{name}"),
+        }
+    }
 }
 
 /// Code execution settings.
@@ -171,6 +184,8 @@ pub(crate) fn decode(o: &Opaque) -> Option<Builtin> {
                 match take(&mut m, "filters") {
                     Some(Value::Object(mut f)) => {
                         w.allowed_domains = take(&mut f, "allowed_domains");
+                        w.spelled
+                            .push(("allowed_domains", "/filters/allowed_domains"));
                         w.rest.extend(rest_of(f, "/filters"));
                     }
                     Some(other) => w.rest.push(("/filters".into(), other)),
@@ -201,6 +216,7 @@ pub(crate) fn decode(o: &Opaque) -> Option<Builtin> {
                 "googleSearch" => {
                     let mut w = WebSearch {
                         blocked_domains: take(&mut s, "excludeDomains"),
+                        spelled: vec![("blocked_domains", "/excludeDomains")],
                         ..WebSearch::default()
                     };
                     w.rest = rest_of(s, "");
@@ -278,42 +294,50 @@ pub(crate) fn encode(b: Builtin, at: &str, ctx: &mut Ctx<'_>) -> Option<Placed> 
                 Format::OpenaiChat => (false, false, false, true, true),
                 _ => return None,
             };
-            let lose = |ctx: &mut Ctx<'_>, field: &str, what: &str| {
-                unsupported(ctx, &format!("{at}{field}"), what, name);
+            let spelled = |name: &'static str| format!("{at}{}", w.at(name));
+            let lose = |ctx: &mut Ctx<'_>, field: String, what: &str| {
+                unsupported(ctx, &field, what, name);
             };
+            let (a_max, a_allowed, a_blocked, a_location, a_size) = (
+                spelled("max_uses"),
+                spelled("allowed_domains"),
+                spelled("blocked_domains"),
+                spelled("user_location"),
+                spelled("search_context_size"),
+            );
             match (w.max_uses, max_uses) {
                 (Some(v), true) => {
                     out.insert("max_uses".into(), v);
                 }
-                (Some(_), false) => lose(ctx, "/max_uses", "limit on the number of searches"),
+                (Some(_), false) => lose(ctx, a_max, "limit on the number of searches"),
                 (None, _) => {}
             }
             match (w.allowed_domains, allowed) {
                 (Some(v), true) => {
                     out.insert("allowed_domains".into(), v);
                 }
-                (Some(_), false) => lose(ctx, "/allowed_domains", "list of allowed domains"),
+                (Some(_), false) => lose(ctx, a_allowed, "list of allowed domains"),
                 (None, _) => {}
             }
             match (w.blocked_domains, blocked) {
                 (Some(v), true) => {
                     out.insert("blocked_domains".into(), v);
                 }
-                (Some(_), false) => lose(ctx, "/blocked_domains", "list of blocked domains"),
+                (Some(_), false) => lose(ctx, a_blocked, "list of blocked domains"),
                 (None, _) => {}
             }
             match (w.user_location, location) {
                 (Some(l), true) => {
                     out.insert("user_location".into(), tagged_location(l));
                 }
-                (Some(_), false) => lose(ctx, "/user_location", "user location"),
+                (Some(_), false) => lose(ctx, a_location, "user location"),
                 (None, _) => {}
             }
             match (w.context_size, size) {
                 (Some(v), true) => {
                     out.insert("search_context_size".into(), v);
                 }
-                (Some(_), false) => lose(ctx, "/search_context_size", "search context size"),
+                (Some(_), false) => lose(ctx, a_size, "search context size"),
                 (None, _) => {}
             }
             for (p, _) in &w.rest {
@@ -372,7 +396,9 @@ pub(crate) fn encode(b: Builtin, at: &str, ctx: &mut Ctx<'_>) -> Option<Placed> 
                 Format::Gemini => json!({"codeExecution": {}}),
                 _ => return None,
             };
-            if c.container.is_some() && target != Format::OpenaiResponses {
+            // `{"type": "auto"}` alone says what no container says.
+            let default = c.container == Some(json!({"type": "auto"}));
+            if c.container.is_some() && !default && target != Format::OpenaiResponses {
                 unsupported(
                     ctx,
                     &format!("{at}/container"),
@@ -392,18 +418,22 @@ pub(crate) fn encode(b: Builtin, at: &str, ctx: &mut Ctx<'_>) -> Option<Placed> 
     }
 }
 
+/// Where the losses of hosted tool `o`, found at neutral pointer `at`, point: a Chat web
+/// search lifted from its request field points at that field.
+pub(crate) fn pointer<'a>(o: &'a Opaque, at: &'a str) -> &'a str {
+    o.meta
+        .vendor
+        .hint(o.format, POINTER)
+        .and_then(Value::as_str)
+        .unwrap_or(at)
+}
+
 /// A hosted tool of another format as this context's equivalent: `Some(tool JSON)` for a
 /// tool of the target; `None` when it was placed elsewhere (a request field, kept in the
 /// context for the encoder, see [`Ctx::request_fields`]) or has no equivalent (then
 /// dropped with a loss).
 pub(crate) fn translate(o: &Opaque, at: &str, ctx: &mut Ctx<'_>) -> Option<Value> {
-    let pointer = o
-        .meta
-        .vendor
-        .hint(o.format, POINTER)
-        .and_then(Value::as_str)
-        .unwrap_or(at)
-        .to_owned();
+    let pointer = pointer(o, at).to_owned();
     let placed = decode(o).and_then(|b| encode(b, &pointer, ctx));
     if let Some(p) = &placed {
         let source = o
@@ -965,6 +995,28 @@ mod tests {
             assert_eq!(out.value, body, "{f}");
             assert!(out.losses.is_empty(), "{f}: {:?}", out.losses);
         }
+    }
+
+    #[test]
+    fn a_lost_setting_points_where_the_source_spelled_it() {
+        let body = json!({
+            "contents": [{"role": "user", "parts": [{"text": "Hi"}]}],
+            "tools": [{"googleSearch": {"excludeDomains": ["x.com"]}}]
+        });
+        let out = convert_request_value(
+            &body,
+            Format::Gemini,
+            Format::OpenaiResponses,
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(out.value["tools"], json!([{"type": "web_search"}]));
+        assert_eq!(
+            codes_at(&out.losses, "/tools/0/googleSearch/excludeDomains"),
+            [(LossKind::Dropped, LossCode::FieldUnsupported)],
+            "{:?}",
+            out.losses
+        );
     }
 
     #[test]

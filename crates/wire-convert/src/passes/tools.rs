@@ -57,7 +57,11 @@ pub(crate) fn drop_foreign_tool(o: &Opaque, at: &str, ctx: &mut Ctx<'_>) {
         "{} tool {kind} has no equivalent in {}",
         o.format, ctx.format
     );
-    ctx.dropped(LossCode::ToolUnsupported, at, detail);
+    ctx.dropped(
+        LossCode::ToolUnsupported,
+        super::builtin::pointer(o, at),
+        detail,
+    );
 }
 
 /// The tools array: each function tool through `function`, this format's own opaque
