@@ -130,6 +130,7 @@ fn encode_response_as(
     let mut ctx = Ctx::new(to, options);
     ctx.source = resp.source;
     passes::builtin::grounding_as_text(&mut resp, &mut ctx);
+    passes::builtin::hosted_parts(&mut resp, &mut ctx);
     passes::response::fill_required(&mut resp, codec.response_requires(), &mut ctx);
     let ids = ids::map_response(&mut resp, &mut ctx);
     let value = codec.encode_response(resp, out, &mut ctx)?;

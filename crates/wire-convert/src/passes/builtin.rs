@@ -544,6 +544,268 @@ pub(crate) fn grounding_as_text(resp: &mut Response, ctx: &mut Ctx<'_>) {
     }
 }
 
+/// One step of hosted code execution, read from any format that has it.
+#[derive(Debug)]
+enum Step {
+    /// The model ran this Python code.
+    Call { id: Option<String>, code: String },
+    /// What it printed; `ok`: it ran to completion.
+    Result {
+        id: Option<String>,
+        stdout: String,
+        stderr: String,
+        ok: bool,
+    },
+}
+
+/// The code execution steps an opaque part holds (Anthropic `server_tool_use` of
+/// `code_execution` and its `code_execution_tool_result`, Gemini `executableCode` and
+/// `codeExecutionResult`, a Responses `code_interpreter_call` item: both at once).
+fn steps(o: &Opaque) -> Option<Vec<Step>> {
+    let v = &o.value;
+    let text = |v: &Value, k: &str| str_of(v, k).unwrap_or("").to_owned();
+    match o.format {
+        Format::Anthropic => match str_of(v, "type")? {
+            "server_tool_use" if str_of(v, "name") == Some("code_execution") => {
+                let code = str_of(v.get("input")?, "code")?.to_owned();
+                let id = str_of(v, "id").map(str::to_owned);
+                Some(vec![Step::Call { id, code }])
+            }
+            "code_execution_tool_result" => {
+                let c = v.get("content")?;
+                if str_of(c, "type") != Some("code_execution_result") {
+                    return None;
+                }
+                Some(vec![Step::Result {
+                    id: str_of(v, "tool_use_id").map(str::to_owned),
+                    stdout: text(c, "stdout"),
+                    stderr: text(c, "stderr"),
+                    ok: c.get("return_code").and_then(Value::as_i64) == Some(0),
+                }])
+            }
+            _ => None,
+        },
+        Format::Gemini => {
+            if let Some(e) = v.get("executableCode") {
+                let lang = str_of(e, "language").unwrap_or("PYTHON");
+                if lang != "PYTHON" {
+                    return None;
+                }
+                Some(vec![Step::Call {
+                    id: None,
+                    code: str_of(e, "code")?.to_owned(),
+                }])
+            } else {
+                let r = v.get("codeExecutionResult")?;
+                let ok = str_of(r, "outcome") == Some("OUTCOME_OK");
+                let output = text(r, "output");
+                let (stdout, stderr) = if ok {
+                    (output, String::new())
+                } else {
+                    (String::new(), output)
+                };
+                Some(vec![Step::Result {
+                    id: None,
+                    stdout,
+                    stderr,
+                    ok,
+                }])
+            }
+        }
+        Format::OpenaiResponses if str_of(v, "type")? == "code_interpreter_call" => {
+            let id = str_of(v, "id").map(str::to_owned);
+            let code = str_of(v, "code")?.to_owned();
+            let mut stdout = String::new();
+            if let Some(Value::Array(outputs)) = v.get("outputs") {
+                for out in outputs {
+                    if let Some(logs) = str_of(out, "logs") {
+                        stdout.push_str(logs);
+                    }
+                }
+            }
+            let ok = str_of(v, "status") != Some("failed");
+            Some(vec![
+                Step::Call {
+                    id: id.clone(),
+                    code,
+                },
+                Step::Result {
+                    id,
+                    stdout,
+                    stderr: String::new(),
+                    ok,
+                },
+            ])
+        }
+        _ => None,
+    }
+}
+
+/// Before encoding a response as Anthropic, Gemini or Responses: hosted code execution
+/// of another of them (the code the model ran and its output) becomes the target's own
+/// blocks, parts or items, a `changed` loss each ([`LossCode::ToolMapped`]). Ids the
+/// target needs and the source lacks are made up from the step's position
+/// (`srvtoolu_<n>`, `ci_<n>`), so a call and its result still pair. Any other hosted
+/// part, and every hosted part in other targets, is left to
+/// [`crate::util::opaque_elsewhere`] (its text).
+pub(crate) fn hosted_parts(resp: &mut Response, ctx: &mut Ctx<'_>) {
+    let to = ctx.format;
+    if !matches!(
+        to,
+        Format::Anthropic | Format::Gemini | Format::OpenaiResponses
+    ) {
+        return;
+    }
+    for (i, choice) in resp.choices.iter_mut().enumerate() {
+        let content = &mut choice.message.content;
+        if !content
+            .iter()
+            .any(|p| matches!(p, Part::Opaque(o) if o.format != to))
+        {
+            continue;
+        }
+        let mut out = Vec::with_capacity(content.len());
+        let mut n = 0;
+        let mut last_id: Option<String> = None;
+        // Responses: the item of each call (its source id, its place in `out`), for its
+        // result to fill in; a Gemini result answers the last call.
+        let mut calls: Vec<(Option<String>, usize)> = Vec::new();
+        for (k, part) in std::mem::take(content).into_iter().enumerate() {
+            let found = match &part {
+                Part::Opaque(o) if o.format != to => steps(o).map(|s| (o.format, s)),
+                _ => None,
+            };
+            let Some((from, steps)) = found else {
+                out.push(part);
+                continue;
+            };
+            let at = format!("/choices/{i}/message/content/{k}");
+            let kind = match to {
+                Format::Anthropic => "`server_tool_use` and `code_execution_tool_result` blocks",
+                Format::Gemini => "`executableCode` and `codeExecutionResult` parts",
+                _ => "a `code_interpreter_call` item",
+            };
+            let mut detail = format!("{from} hosted code execution is written as {kind} of {to}");
+            if to == Format::OpenaiResponses {
+                detail.push_str(" (with an empty `container_id`)");
+            }
+            ctx.changed(LossCode::ToolMapped, at, detail);
+            for step in steps {
+                match (to, step) {
+                    (Format::OpenaiResponses, Step::Call { id, code }) => {
+                        n += 1;
+                        let item = id.clone().unwrap_or_else(|| format!("ci_{n}"));
+                        calls.push((id, out.len()));
+                        out.push(interpreter_call(item, code));
+                    }
+                    (
+                        Format::OpenaiResponses,
+                        Step::Result {
+                            stdout,
+                            stderr,
+                            ok,
+                            id,
+                        },
+                    ) => {
+                        let call = match &id {
+                            Some(id) => calls.iter().position(|(c, _)| c.as_ref() == Some(id)),
+                            None => calls.len().checked_sub(1),
+                        };
+                        let at = match call {
+                            Some(c) => calls.remove(c).1,
+                            None => {
+                                n += 1;
+                                out.push(interpreter_call(
+                                    id.unwrap_or_else(|| format!("ci_{n}")),
+                                    String::new(),
+                                ));
+                                out.len() - 1
+                            }
+                        };
+                        if let Some(Part::Opaque(o)) = out.get_mut(at) {
+                            let status = if ok { "completed" } else { "failed" };
+                            o.value["status"] = Value::from(status);
+                            o.value["outputs"] =
+                                json!([{"type": "logs", "logs": stdout + &stderr}]);
+                        }
+                    }
+                    (Format::Anthropic, Step::Call { id, code }) => {
+                        n += 1;
+                        let id = id.unwrap_or_else(|| format!("srvtoolu_{n}"));
+                        last_id = Some(id.clone());
+                        out.push(opaque(
+                            to,
+                            json!({"type": "server_tool_use", "id": id, "name": "code_execution",
+                                   "input": {"code": code}}),
+                        ));
+                    }
+                    (
+                        Format::Anthropic,
+                        Step::Result {
+                            id,
+                            stdout,
+                            stderr,
+                            ok,
+                        },
+                    ) => {
+                        let id = id
+                            .or_else(|| last_id.take())
+                            .unwrap_or_else(|| format!("srvtoolu_{n}"));
+                        out.push(opaque(
+                            to,
+                            json!({"type": "code_execution_tool_result", "tool_use_id": id,
+                                   "content": {"type": "code_execution_result", "stdout": stdout,
+                                               "stderr": stderr, "return_code": if ok { 0 } else { 1 },
+                                               "content": []}}),
+                        ));
+                    }
+                    (_, Step::Call { code, .. }) => out.push(opaque(
+                        to,
+                        json!({"executableCode": {"language": "PYTHON", "code": code}}),
+                    )),
+                    (
+                        _,
+                        Step::Result {
+                            stdout, stderr, ok, ..
+                        },
+                    ) => {
+                        let outcome = if ok { "OUTCOME_OK" } else { "OUTCOME_FAILED" };
+                        out.push(opaque(
+                            to,
+                            json!({"codeExecutionResult": {"outcome": outcome,
+                                   "output": stdout + &stderr}}),
+                        ));
+                    }
+                }
+            }
+        }
+        *content = out;
+    }
+}
+
+fn opaque(format: Format, value: Value) -> Part {
+    Part::Opaque(Opaque {
+        format,
+        value,
+        meta: PartMeta::default(),
+    })
+}
+
+/// A Responses `code_interpreter_call` item for `code`, still running (`in_progress`,
+/// no outputs) until its result fills it in. Responses requires a `container_id`, which
+/// no other format has: written empty.
+fn interpreter_call(id: String, code: String) -> Part {
+    let (outputs, status) = (json!([]), "in_progress");
+    let mut map = Map::new();
+    map.insert("type".into(), Value::from("code_interpreter_call"));
+    map.insert("id".into(), Value::String(id));
+    map.insert("status".into(), Value::from(status));
+    map.insert("code".into(), Value::String(code));
+    map.insert("container_id".into(), Value::from(""));
+    map.insert("outputs".into(), outputs);
+    crate::openai_responses::opaque_item(map)
+}
+
 /// The readable text of a hosted call or result (web search, code execution) of any
 /// format, for a target without its equivalent: the code and its output, the search
 /// query, the sources' titles and URLs. `None` for any other opaque part.
@@ -1041,9 +1303,8 @@ mod tests {
         );
     }
 
-    #[test]
-    fn gemini_code_execution_becomes_its_code_and_output_as_text_in_anthropic() {
-        let body = json!({
+    fn gemini_code_execution() -> Value {
+        json!({
             "candidates": [{
                 "content": {"role": "model", "parts": [
                     {"executableCode": {"language": "PYTHON", "code": "print(1 + 1)\n"}},
@@ -1053,22 +1314,84 @@ mod tests {
                 "finishReason": "STOP"
             }],
             "modelVersion": "gemini-2.5-flash"
-        });
+        })
+    }
+
+    #[test]
+    fn gemini_code_execution_becomes_anthropic_code_execution_blocks_and_back() {
+        let opts = Options::default();
         let out = convert_response_value(
-            &body,
+            &gemini_code_execution(),
             Format::Gemini,
             Format::Anthropic,
-            &Options::default(),
+            &opts,
         )
         .unwrap();
         let content = &out.value["content"];
         assert_eq!(
             content[0],
-            json!({"type": "text", "text": "[code_execution] ran:\n```python\nprint(1 + 1)\n```"})
+            json!({"type": "server_tool_use", "id": "srvtoolu_1", "name": "code_execution",
+                   "input": {"code": "print(1 + 1)\n"}})
         );
         assert_eq!(
-            content[1]["text"],
-            "[code_execution] result: OUTCOME_OK\noutput:\n```\n2\n```"
+            content[1],
+            json!({"type": "code_execution_tool_result", "tool_use_id": "srvtoolu_1",
+                   "content": {"type": "code_execution_result", "stdout": "2\n", "stderr": "",
+                               "return_code": 0, "content": []}})
+        );
+        for p in [
+            "/candidates/0/content/parts/0",
+            "/candidates/0/content/parts/1",
+        ] {
+            assert_eq!(
+                codes_at(&out.losses, p),
+                [(LossKind::Changed, LossCode::ToolMapped)]
+            );
+        }
+        let back =
+            convert_response_value(&out.value, Format::Anthropic, Format::Gemini, &opts).unwrap();
+        let parts = &back.value["candidates"][0]["content"]["parts"];
+        assert_eq!(
+            parts[0],
+            gemini_code_execution()["candidates"][0]["content"]["parts"][0]
+        );
+        assert_eq!(
+            parts[1],
+            gemini_code_execution()["candidates"][0]["content"]["parts"][1]
+        );
+    }
+
+    #[test]
+    fn gemini_code_execution_becomes_one_responses_code_interpreter_call() {
+        let out = convert_response_value(
+            &gemini_code_execution(),
+            Format::Gemini,
+            Format::OpenaiResponses,
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            out.value["output"][0],
+            json!({"type": "code_interpreter_call", "id": "ci_1", "status": "completed",
+                   "code": "print(1 + 1)\n", "container_id": "",
+                   "outputs": [{"type": "logs", "logs": "2\n"}]})
+        );
+        assert_eq!(out.value["output"][1]["type"], "message");
+    }
+
+    #[test]
+    fn gemini_code_execution_in_ollama_is_its_code_and_output_as_text() {
+        let out = convert_response_value(
+            &gemini_code_execution(),
+            Format::Gemini,
+            Format::Ollama,
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            out.value["message"]["content"],
+            "[code_execution] ran:\n```python\nprint(1 + 1)\n```\n\
+             [code_execution] result: OUTCOME_OK\noutput:\n```\n2\n```\nIt is 2."
         );
         for p in [
             "/candidates/0/content/parts/0",
