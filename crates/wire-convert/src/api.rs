@@ -130,15 +130,16 @@ fn encode_response_as(
     let mut ctx = Ctx::new(to, options);
     ctx.source = resp.source;
     passes::builtin::grounding_as_text(&mut resp, &mut ctx);
-    passes::builtin::hosted_parts(&mut resp, &mut ctx);
+    let moved = passes::builtin::hosted_parts(&mut resp, &mut ctx);
+    let before = ctx.losses().len();
     passes::response::fill_required(&mut resp, codec.response_requires(), &mut ctx);
     let ids = ids::map_response(&mut resp, &mut ctx);
     let value = codec.encode_response(resp, out, &mut ctx)?;
-    Ok(Converted {
-        value,
-        losses: ctx.take_losses(),
-        ids,
-    })
+    let mut losses = ctx.take_losses();
+    if let Some(encoded) = losses.get_mut(before..) {
+        passes::builtin::renumber(encoded, &moved);
+    }
+    Ok(Converted { value, losses, ids })
 }
 
 /// A conversion's end: the decoder's losses, then the encoder's with their pointers

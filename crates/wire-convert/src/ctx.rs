@@ -172,7 +172,6 @@ impl<'a> Ctx<'a> {
     }
 
     /// The losses recorded so far.
-    #[cfg(test)]
     pub(crate) fn losses(&self) -> &[Loss] {
         &self.losses
     }

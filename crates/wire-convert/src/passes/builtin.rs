@@ -556,6 +556,13 @@ enum Step {
         stderr: String,
         ok: bool,
     },
+    /// The model searched the web (Anthropic `server_tool_use` of `web_search`).
+    Search { id: Option<String>, query: String },
+    /// What the search found: the sources' URLs (Anthropic `web_search_tool_result`).
+    Found {
+        id: Option<String>,
+        urls: Vec<String>,
+    },
 }
 
 /// The code execution steps an opaque part holds (Anthropic `server_tool_use` of
@@ -566,6 +573,22 @@ fn steps(o: &Opaque) -> Option<Vec<Step>> {
     let text = |v: &Value, k: &str| str_of(v, k).unwrap_or("").to_owned();
     match o.format {
         Format::Anthropic => match str_of(v, "type")? {
+            "server_tool_use" if str_of(v, "name") == Some("web_search") => {
+                let query = str_of(v.get("input")?, "query")?.to_owned();
+                let id = str_of(v, "id").map(str::to_owned);
+                Some(vec![Step::Search { id, query }])
+            }
+            "web_search_tool_result" => {
+                let Value::Array(results) = v.get("content")? else {
+                    return None;
+                };
+                let urls = results
+                    .iter()
+                    .filter_map(|r| str_of(r, "url").map(str::to_owned))
+                    .collect();
+                let id = str_of(v, "tool_use_id").map(str::to_owned);
+                Some(vec![Step::Found { id, urls }])
+            }
             "server_tool_use" if str_of(v, "name") == Some("code_execution") => {
                 let code = str_of(v.get("input")?, "code")?.to_owned();
                 let id = str_of(v, "id").map(str::to_owned);
@@ -648,13 +671,18 @@ fn steps(o: &Opaque) -> Option<Vec<Step>> {
 /// (`srvtoolu_<n>`, `ci_<n>`), so a call and its result still pair. Any other hosted
 /// part, and every hosted part in other targets, is left to
 /// [`crate::util::opaque_elsewhere`] (its text).
-pub(crate) fn hosted_parts(resp: &mut Response, ctx: &mut Ctx<'_>) {
+///
+/// A call and its result may become one item, and one item two blocks, so the parts of a
+/// message it rewrote move: it returns, for each such choice, the source position of each
+/// part now there, for [`renumber`] to point the encoder's losses back.
+pub(crate) fn hosted_parts(resp: &mut Response, ctx: &mut Ctx<'_>) -> Vec<(usize, Vec<usize>)> {
     let to = ctx.format;
+    let mut moved = Vec::new();
     if !matches!(
         to,
         Format::Anthropic | Format::Gemini | Format::OpenaiResponses
     ) {
-        return;
+        return moved;
     }
     for (i, choice) in resp.choices.iter_mut().enumerate() {
         let content = &mut choice.message.content;
@@ -670,23 +698,41 @@ pub(crate) fn hosted_parts(resp: &mut Response, ctx: &mut Ctx<'_>) {
         // Responses: the item of each call (its source id, its place in `out`), for its
         // result to fill in; a Gemini result answers the last call.
         let mut calls: Vec<(Option<String>, usize)> = Vec::new();
+        let mut origin: Vec<usize> = Vec::new();
+        let mut last = 0;
         for (k, part) in std::mem::take(content).into_iter().enumerate() {
+            origin.resize(out.len(), last);
+            last = k;
             let found = match &part {
                 Part::Opaque(o) if o.format != to => steps(o).map(|s| (o.format, s)),
                 _ => None,
             };
-            let Some((from, steps)) = found else {
+            let search = |s: &Step| matches!(s, Step::Search { .. } | Step::Found { .. });
+            let Some((from, steps)) = found.filter(|(_, s)| {
+                // Web search has an equivalent in Responses only.
+                to == Format::OpenaiResponses || !s.iter().any(search)
+            }) else {
                 out.push(part);
                 continue;
             };
             let at = format!("/choices/{i}/message/content/{k}");
-            let kind = match to {
-                Format::Anthropic => "`server_tool_use` and `code_execution_tool_result` blocks",
-                Format::Gemini => "`executableCode` and `codeExecutionResult` parts",
-                _ => "a `code_interpreter_call` item",
+            let kind = match (to, steps.iter().any(search)) {
+                (_, true) => "a `web_search_call` item (without the sources' titles)",
+                _ => match to {
+                    Format::Anthropic => {
+                        "`server_tool_use` and `code_execution_tool_result` blocks"
+                    }
+                    Format::Gemini => "`executableCode` and `codeExecutionResult` parts",
+                    _ => "a `code_interpreter_call` item",
+                },
             };
-            let mut detail = format!("{from} hosted code execution is written as {kind} of {to}");
-            if to == Format::OpenaiResponses {
+            let what = if steps.iter().any(search) {
+                "web search"
+            } else {
+                "code execution"
+            };
+            let mut detail = format!("{from} hosted {what} is written as {kind} of {to}");
+            if to == Format::OpenaiResponses && what == "code execution" {
                 detail.push_str(" (with an empty `container_id`)");
             }
             ctx.changed(LossCode::ToolMapped, at, detail);
@@ -759,6 +805,44 @@ pub(crate) fn hosted_parts(resp: &mut Response, ctx: &mut Ctx<'_>) {
                                                "content": []}}),
                         ));
                     }
+                    (_, Step::Search { id, query }) => {
+                        n += 1;
+                        let item = id.clone().unwrap_or_else(|| format!("ws_{n}"));
+                        calls.push((id, out.len()));
+                        let mut map = Map::new();
+                        map.insert("type".into(), Value::from("web_search_call"));
+                        map.insert("id".into(), Value::String(item));
+                        map.insert("status".into(), Value::from("in_progress"));
+                        map.insert("action".into(), json!({"type": "search", "query": query}));
+                        out.push(crate::openai_responses::opaque_item(map));
+                    }
+                    (_, Step::Found { id, urls }) => {
+                        let call = id
+                            .as_ref()
+                            .and_then(|id| calls.iter().position(|(c, _)| c.as_ref() == Some(id)));
+                        let sources: Vec<Value> = urls
+                            .into_iter()
+                            .map(|u| json!({"type": "url", "url": u}))
+                            .collect();
+                        let at = match call {
+                            Some(c) => calls.remove(c).1,
+                            // A result whose call is not in this message: an item alone.
+                            None => {
+                                n += 1;
+                                let mut map = Map::new();
+                                map.insert("type".into(), Value::from("web_search_call"));
+                                let item = id.unwrap_or_else(|| format!("ws_{n}"));
+                                map.insert("id".into(), Value::String(item));
+                                map.insert("action".into(), json!({"type": "search"}));
+                                out.push(crate::openai_responses::opaque_item(map));
+                                out.len() - 1
+                            }
+                        };
+                        if let Some(Part::Opaque(o)) = out.get_mut(at) {
+                            o.value["status"] = Value::from("completed");
+                            o.value["action"]["sources"] = Value::Array(sources);
+                        }
+                    }
                     (_, Step::Call { code, .. }) => out.push(opaque(
                         to,
                         json!({"executableCode": {"language": "PYTHON", "code": code}}),
@@ -779,7 +863,34 @@ pub(crate) fn hosted_parts(resp: &mut Response, ctx: &mut Ctx<'_>) {
                 }
             }
         }
+        origin.resize(out.len(), last);
         *content = out;
+        if origin.iter().enumerate().any(|(new, old)| new != *old) {
+            moved.push((i, origin));
+        }
+    }
+    moved
+}
+
+/// Points the losses an encoder reported at parts [`hosted_parts`] moved back at the
+/// parts' neutral positions before the move.
+pub(crate) fn renumber(losses: &mut [crate::Loss], moved: &[(usize, Vec<usize>)]) {
+    for (i, origin) in moved {
+        let prefix = format!("/choices/{i}/message/content/");
+        for loss in losses.iter_mut() {
+            let Some(rest) = loss.path.strip_prefix(&prefix) else {
+                continue;
+            };
+            let end = rest.find('/').unwrap_or(rest.len());
+            let Some(old) = rest[..end]
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| origin.get(n))
+            else {
+                continue;
+            };
+            loss.path = format!("{prefix}{old}{}", &rest[end..]);
+        }
     }
 }
 
@@ -1402,6 +1513,54 @@ mod tests {
                 [(LossKind::Changed, LossCode::PartAsText)]
             );
         }
+    }
+
+    #[test]
+    fn anthropic_web_search_becomes_one_responses_web_search_call_and_later_losses_point_right() {
+        let body = json!({
+            "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+            "content": [
+                {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
+                 "input": {"query": "rust 2024 edition"}},
+                {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": [
+                    {"type": "web_search_result", "title": "Rust 2024",
+                     "url": "https://doc.rust-lang.org/edition-guide/",
+                     "encrypted_content": "SECRET", "page_age": null}
+                ]},
+                {"type": "text", "text": "It shipped.", "citations": [
+                    {"type": "web_search_result_location", "url": "https://doc.rust-lang.org/edition-guide/",
+                     "title": "Rust 2024", "encrypted_index": "SECRET", "cited_text": "Rust 2024"}
+                ]}
+            ],
+            "stop_reason": "end_turn", "stop_sequence": null,
+            "usage": {"input_tokens": 1, "output_tokens": 1}
+        });
+        let out = convert_response_value(
+            &body,
+            Format::Anthropic,
+            Format::OpenaiResponses,
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            out.value["output"][0],
+            json!({"type": "web_search_call", "id": "srvtoolu_1", "status": "completed",
+                   "action": {"type": "search", "query": "rust 2024 edition",
+                              "sources": [{"type": "url", "url": "https://doc.rust-lang.org/edition-guide/"}]}})
+        );
+        for p in ["/content/0", "/content/1"] {
+            assert_eq!(
+                codes_at(&out.losses, p),
+                [(LossKind::Changed, LossCode::ToolMapped)]
+            );
+        }
+        // Two parts became one item: the text's loss still names the text (2, not 1).
+        assert_eq!(
+            codes_at(&out.losses, "/content/2/citations"),
+            [(LossKind::Dropped, LossCode::FieldUnsupported)],
+            "{:?}",
+            out.losses
+        );
     }
 
     #[test]
