@@ -39,7 +39,7 @@ const POINTER: &str = "builtin_pointer";
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Builtin {
     /// Web search.
-    WebSearch(WebSearch),
+    WebSearch(Box<WebSearch>),
     /// Code execution in a sandbox.
     CodeExecution(CodeExecution),
 }
@@ -156,7 +156,7 @@ pub(crate) fn decode(o: &Opaque) -> Option<Builtin> {
                     w.user_location = location(l, &mut w.rest, "/user_location");
                 }
                 w.rest.extend(rest_of(m, ""));
-                Some(Builtin::WebSearch(w))
+                Some(Builtin::WebSearch(Box::new(w)))
             } else if kind.starts_with("code_execution_") {
                 m.shift_remove("type");
                 m.shift_remove("name");
@@ -192,7 +192,7 @@ pub(crate) fn decode(o: &Opaque) -> Option<Builtin> {
                     None => {}
                 }
                 w.rest.extend(rest_of(m, ""));
-                Some(Builtin::WebSearch(w))
+                Some(Builtin::WebSearch(Box::new(w)))
             }
             "code_interpreter" => {
                 m.shift_remove("type");
@@ -220,12 +220,12 @@ pub(crate) fn decode(o: &Opaque) -> Option<Builtin> {
                         ..WebSearch::default()
                     };
                     w.rest = rest_of(s, "");
-                    Some(Builtin::WebSearch(w))
+                    Some(Builtin::WebSearch(Box::new(w)))
                 }
-                "googleSearchRetrieval" => Some(Builtin::WebSearch(WebSearch {
+                "googleSearchRetrieval" => Some(Builtin::WebSearch(Box::new(WebSearch {
                     rest: rest_of(s, ""),
                     ..WebSearch::default()
-                })),
+                }))),
                 "codeExecution" => Some(Builtin::CodeExecution(CodeExecution {
                     container: None,
                     rest: rest_of(s, ""),
@@ -258,7 +258,7 @@ pub(crate) fn decode(o: &Opaque) -> Option<Builtin> {
                 None => {}
             }
             w.rest.extend(rest_of(s, ""));
-            Some(Builtin::WebSearch(w))
+            Some(Builtin::WebSearch(Box::new(w)))
         }
         _ => None,
     }
@@ -285,6 +285,7 @@ pub(crate) fn encode(b: Builtin, at: &str, ctx: &mut Ctx<'_>) -> Option<Placed> 
     let target = ctx.format;
     match b {
         Builtin::WebSearch(w) => {
+            let w = *w;
             let name = "web search";
             let mut out = Map::new();
             let (max_uses, allowed, blocked, location, size) = match target {
@@ -1107,7 +1108,7 @@ mod tests {
         })
     }
 
-    fn codes_at<'l>(losses: &'l [crate::Loss], path: &str) -> Vec<(LossKind, LossCode)> {
+    fn codes_at(losses: &[crate::Loss], path: &str) -> Vec<(LossKind, LossCode)> {
         losses
             .iter()
             .filter(|l| l.path == path)
