@@ -660,6 +660,11 @@ pub fn encode_tools(
     let codec = codec(format, "tools array")?;
     let mut ctx = Ctx::new(format, options);
     let value = codec.encode_tools(tools, &mut ctx)?;
+    // A built-in that is a request field of this format has no place in a tools array.
+    for (key, _, at) in std::mem::take(&mut ctx.request_fields) {
+        let detail = format!("{format}'s web search is the request field `{key}`, not a tool");
+        ctx.dropped(crate::LossCode::ToolUnsupported, at, detail);
+    }
     strict(
         Converted {
             value,

@@ -34,8 +34,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) items_only: bool,
     /// Request fields that hosted tools of another format became in this one (OpenAI
     /// Chat's `web_search_options`, see [`crate::passes::builtin`]), for the encoder to
-    /// write with the request's own fields.
-    pub(crate) request_fields: Vec<(String, Value)>,
+    /// write with the request's own fields: (field, value, the tool's neutral pointer).
+    pub(crate) request_fields: Vec<(String, Value, String)>,
 }
 
 /// Where each neutral item came from: every pointer pair written once into one buffer

@@ -78,7 +78,12 @@ pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
         function_call: None,
         extra: ctx.extra(&req.vendor, w::Request::FIELDS, ""),
     };
-    for (key, value) in builtin_fields {
+    for (key, value, at) in builtin_fields {
+        if out.extra.get(&key).is_some() {
+            let detail = format!("a second web search: {F} has one `{key}`");
+            ctx.dropped(LossCode::ToolUnsupported, at, detail);
+            continue;
+        }
         out.extra.insert(key, value);
     }
     encode_settings(req.settings, &req.vendor, &mut out, ctx);

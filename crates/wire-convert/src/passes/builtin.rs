@@ -461,7 +461,7 @@ pub(crate) fn translate(o: &Opaque, at: &str, ctx: &mut Ctx<'_>) -> Option<Value
     match placed {
         Some(Placed::Tool(v)) => Some(v),
         Some(Placed::Field(k, v)) => {
-            ctx.request_fields.push((k.to_owned(), v));
+            ctx.request_fields.push((k.to_owned(), v, pointer));
             None
         }
         None => {
@@ -1292,6 +1292,23 @@ mod tests {
         assert_eq!(
             codes_at(&out.losses, "/tools/0/container"),
             [(LossKind::Dropped, LossCode::FieldUnsupported)]
+        );
+    }
+
+    #[test]
+    fn a_web_search_in_a_bare_chat_tools_array_is_a_loss_not_silence() {
+        let tool = crate::model::Tool::Opaque(crate::model::Opaque {
+            format: Format::Anthropic,
+            value: json!({"type": "web_search_20250305", "name": "web_search"}),
+            meta: Default::default(),
+        });
+        let out = crate::encode_tools(vec![tool], Format::OpenaiChat, &Options::default()).unwrap();
+        assert_eq!(out.value, json!([]));
+        assert!(
+            codes_at(&out.losses, "/tools/0")
+                .contains(&(LossKind::Dropped, LossCode::ToolUnsupported)),
+            "{:?}",
+            out.losses
         );
     }
 
