@@ -21,10 +21,13 @@
 //! Cohere have no built-in tools: there the tool is dropped with a
 //! [`LossCode::ToolUnsupported`] loss (see [`super::tools::drop_foreign_tool`]).
 //!
-//! In responses, a hosted call and its result that the target cannot carry become their
-//! text (the code and its output, the search query and the sources' titles and URLs),
-//! with a `changed` loss: [`hosted_text`], used by every encoder through
-//! [`crate::util::opaque_elsewhere`].
+//! In responses (whole bodies), hosted code execution becomes the target's own between
+//! Anthropic, Gemini and Responses, and Anthropic's web search a Responses
+//! `web_search_call` ([`hosted_parts`]); a Gemini `groundingMetadata` becomes its
+//! queries and sources as text ([`grounding_as_text`]). Any other hosted call or result,
+//! and every one in a stream, becomes its text (the code and its output, the search
+//! query, the sources' titles and URLs) with a `changed` loss: [`hosted_text`], used by
+//! every encoder and stream encoder through [`crate::util::opaque_elsewhere`].
 
 use crate::model::{Opaque, Part, PartMeta, Request, Response, Tool};
 use crate::{Ctx, Format, LossCode};
