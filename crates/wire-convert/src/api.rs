@@ -103,6 +103,7 @@ fn encode_request_as(
         passes::order_results(&mut req.messages, &mut ctx);
     }
     passes::wrap_non_object_calls(&mut req, &mut ctx);
+    passes::builtin::lift_request_fields(&mut req, to);
     if to != Format::OpenaiChat && req.settings.stream_usage == Some(false) {
         ctx.dropped(
             crate::LossCode::StreamChanged,
@@ -128,14 +129,17 @@ fn encode_response_as(
     let codec = codec(to, "chat response")?;
     let mut ctx = Ctx::new(to, options);
     ctx.source = resp.source;
+    passes::builtin::grounding_as_text(&mut resp, &mut ctx);
+    let moved = passes::builtin::hosted_parts(&mut resp, &mut ctx);
+    let before = ctx.losses().len();
     passes::response::fill_required(&mut resp, codec.response_requires(), &mut ctx);
     let ids = ids::map_response(&mut resp, &mut ctx);
     let value = codec.encode_response(resp, out, &mut ctx)?;
-    Ok(Converted {
-        value,
-        losses: ctx.take_losses(),
-        ids,
-    })
+    let mut losses = ctx.take_losses();
+    if let Some(encoded) = losses.get_mut(before..) {
+        passes::builtin::renumber(encoded, &moved);
+    }
+    Ok(Converted { value, losses, ids })
 }
 
 /// A conversion's end: the decoder's losses, then the encoder's with their pointers
@@ -656,6 +660,11 @@ pub fn encode_tools(
     let codec = codec(format, "tools array")?;
     let mut ctx = Ctx::new(format, options);
     let value = codec.encode_tools(tools, &mut ctx)?;
+    // A built-in that is a request field of this format has no place in a tools array.
+    for (key, _, at) in std::mem::take(&mut ctx.request_fields) {
+        let detail = format!("{format}'s web search is the request field `{key}`, not a tool");
+        ctx.dropped(crate::LossCode::ToolUnsupported, at, detail);
+    }
     strict(
         Converted {
             value,

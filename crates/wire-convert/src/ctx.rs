@@ -32,6 +32,10 @@ pub(crate) struct Ctx<'a> {
     /// Only the conversation items are being written ([`crate::encode_messages`]):
     /// losses outside `/messages` concern nothing written and are not recorded.
     pub(crate) items_only: bool,
+    /// Request fields that hosted tools of another format became in this one (OpenAI
+    /// Chat's `web_search_options`, see [`crate::passes::builtin`]), for the encoder to
+    /// write with the request's own fields: (field, value, the tool's neutral pointer).
+    pub(crate) request_fields: Vec<(String, Value, String)>,
 }
 
 /// Where each neutral item came from: every pointer pair written once into one buffer
@@ -68,6 +72,7 @@ impl<'a> Ctx<'a> {
             map: SourceMap::default(),
             bufs: Vec::new(),
             items_only: false,
+            request_fields: Vec::new(),
         }
     }
 
@@ -167,7 +172,6 @@ impl<'a> Ctx<'a> {
     }
 
     /// The losses recorded so far.
-    #[cfg(test)]
     pub(crate) fn losses(&self) -> &[Loss] {
         &self.losses
     }

@@ -66,6 +66,9 @@ pub enum LossCode {
     ArgumentsWrapped,
     /// A tool the target has no equivalent for (another provider's hosted tool).
     ToolUnsupported,
+    /// A provider's built-in tool (web search, code execution) written as the target's
+    /// own equivalent, which runs on the target provider's service.
+    ToolMapped,
     /// A JSON Schema rewritten for the target's dialect (a keyword dropped or changed).
     SchemaChanged,
     /// The tool choice changed (a mode the target lacks, a forced choice while thinking).
@@ -107,6 +110,7 @@ impl LossCode {
             NameRewritten => "name_rewritten",
             ArgumentsWrapped => "arguments_wrapped",
             ToolUnsupported => "tool_unsupported",
+            ToolMapped => "tool_mapped",
             SchemaChanged => "schema_changed",
             ToolChoiceChanged => "tool_choice_changed",
             SettingChanged => "setting_changed",

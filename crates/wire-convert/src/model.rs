@@ -456,7 +456,12 @@ pub enum Tool {
     /// A function the caller runs.
     Function(ToolDef),
     /// A tool only its own format knows (hosted web search, code execution, …), kept
-    /// whole.
+    /// whole: written back whole by its own format; hosted web search and code execution
+    /// are written as another format's equivalent where it has one (Chat's
+    /// `web_search_options`, Responses `web_search` / `code_interpreter`, Anthropic
+    /// `web_search_20250305` / `code_execution_20250825`, Gemini `googleSearch` /
+    /// `codeExecution`), with a loss for each setting it cannot carry. OpenAI Chat's
+    /// `web_search_options` is a request field, kept in the request's vendor record.
     Opaque(Opaque),
 }
 

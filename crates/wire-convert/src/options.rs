@@ -18,9 +18,11 @@ pub enum ReasoningMode {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum OpaqueMode {
-    /// Keep its `text` field, if it has one, as a text part; a part without text is kept
-    /// as its JSON text, without the signatures and encrypted payloads in it (a `changed`
-    /// loss either way).
+    /// A hosted tool's call or result (web search, code execution) as its readable text
+    /// (the code and its output, the search query, the sources' titles and URLs); any
+    /// other part's `text` field, if it has one, as a text part; a part without text is
+    /// kept as its JSON text, without the signatures and encrypted payloads in it (a
+    /// `changed` loss each way).
     #[default]
     AsText,
     /// Drop it, a `dropped` loss.

@@ -380,7 +380,9 @@ fn without_secrets(value: &Value) -> (Value, bool) {
 }
 
 /// What an opaque part becomes in a format that does not understand it. With
-/// [`OpaqueMode::AsText`]: its `text` field, if it has one, as a text part; otherwise the
+/// [`OpaqueMode::AsText`]: a hosted tool's call or result (web search, code execution) as
+/// its readable text ([`crate::passes::builtin::hosted_text`]); any other part's `text`
+/// field, if it has one, as a text part; otherwise the
 /// part itself as its compact JSON text, without the signatures and encrypted payloads in
 /// it (those are only ever sent to the format that made them); a `changed` loss either
 /// way. With [`OpaqueMode::Drop`]: nothing (a `dropped` loss).
@@ -402,9 +404,14 @@ pub(crate) fn opaque_elsewhere(ctx: &mut Ctx<'_>, opaque: &Opaque, at: &str) -> 
         );
         return None;
     }
-    let (text, how) = match opaque.value.get("text").and_then(Value::as_str) {
-        Some(text) => (text.to_owned(), "its text is sent as a text part"),
-        None => {
+    let hosted = crate::passes::builtin::hosted_text(opaque);
+    let (text, how) = match (hosted, opaque.value.get("text").and_then(Value::as_str)) {
+        (Some(text), _) => (
+            text,
+            "the hosted call or result is sent as its text (code, output, query, sources)",
+        ),
+        (None, Some(text)) => (text.to_owned(), "its text is sent as a text part"),
+        (None, None) => {
             let (value, removed) = without_secrets(&opaque.value);
             let how = if removed {
                 "it is sent as its JSON text, without its signatures and encrypted payloads"

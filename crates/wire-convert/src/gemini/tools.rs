@@ -129,7 +129,14 @@ pub(crate) fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<Vec<w:
                     e.others.extend(m);
                 }
             }
-            Tool::Opaque(o) => passes::tools::drop_foreign_tool(&o, &at, ctx),
+            Tool::Opaque(o) => {
+                if let Some(Value::Object(m)) = passes::builtin::translate(&o, &at, ctx) {
+                    let i = slot(&mut entries, None, false);
+                    if let Some(e) = entries.get_mut(i) {
+                        e.others.extend(m);
+                    }
+                }
+            }
         }
     }
     Some(

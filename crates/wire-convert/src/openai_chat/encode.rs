@@ -29,7 +29,12 @@ pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
         );
         String::new()
     });
-    let tools = encode_tools(req.tools, ctx);
+    let mut tools = encode_tools(req.tools, ctx);
+    // Built-in tools that are request fields here (`web_search_options`).
+    let builtin_fields = std::mem::take(&mut ctx.request_fields);
+    if !builtin_fields.is_empty() && tools.as_ref().is_some_and(Vec::is_empty) {
+        tools = None;
+    }
     // A neutral tool message becomes one message per result.
     let count = req
         .messages
@@ -73,6 +78,14 @@ pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
         function_call: None,
         extra: ctx.extra(&req.vendor, w::Request::FIELDS, ""),
     };
+    for (key, value, at) in builtin_fields {
+        if out.extra.get(&key).is_some() {
+            let detail = format!("a second web search: {F} has one `{key}`");
+            ctx.dropped(LossCode::ToolUnsupported, at, detail);
+            continue;
+        }
+        out.extra.insert(key, value);
+    }
     encode_settings(req.settings, &req.vendor, &mut out, ctx);
     Ok(out)
 }

@@ -250,7 +250,7 @@ fn meta_losses(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
 }
 
 /// An opaque part holding a whole item.
-fn opaque_item(map: Map<String, Value>) -> Part {
+pub(crate) fn opaque_item(map: Map<String, Value>) -> Part {
     let mut meta = PartMeta::default();
     meta.vendor.set_hint(F, ITEM, true);
     Part::Opaque(Opaque {

@@ -418,9 +418,10 @@ fn a_tool_that_no_longer_fits_is_dropped_with_a_loss_and_the_others_kept() {
         value: json!({"type": "web_search"}),
         meta: Default::default(),
     });
+    // A built-in with no Responses equivalent (Google Search would be mapped).
     let foreign = Tool::Opaque(model::Opaque {
         format: Format::Gemini,
-        value: json!({"googleSearch": {}}),
+        value: json!({"urlContext": {}}),
         meta: Default::default(),
     });
     let tools = vec![Tool::Function(bad), hosted, foreign];

@@ -4,6 +4,8 @@
 //!   calls.
 //! * [`args`]: arguments as the JSON object a format's calls take; calls to tools whose
 //!   input is not an object wrapped as `{"input": …}`.
+//! * [`builtin`]: hosted web search and code execution tools of one format as another's
+//!   equivalent; hosted calls and results as text where the target has none.
 //! * [`tools`]: the tools loop every encoder runs, and the OpenAI-style function tool
 //!   (OpenAI Chat, Mistral, Ollama, Cohere).
 //! * [`response`]: what a target's response requires and the source lacks, filled with
@@ -11,6 +13,7 @@
 //! * [`thinking`]: Claude's extended-thinking constraints (Anthropic, Bedrock).
 
 pub(crate) mod args;
+pub(crate) mod builtin;
 pub(crate) mod response;
 pub(crate) mod results;
 pub(crate) mod thinking;

@@ -41,22 +41,33 @@ fn parameters_required(format: Format) -> bool {
 
 /// Records that an opaque tool of another format has no place in this one.
 pub(crate) fn drop_foreign_tool(o: &Opaque, at: &str, ctx: &mut Ctx<'_>) {
+    // Its `type` (`name`), or the key of a Gemini built-in (`{"googleSearch": {}}`).
     let kind = o
         .value
         .get("type")
         .or(o.value.get("name"))
         .cloned()
+        .or_else(|| {
+            let m = o.value.as_object()?;
+            let key = m.keys().next().filter(|_| m.len() == 1)?;
+            Some(Value::from(key.as_str()))
+        })
         .unwrap_or(Value::Null);
     let detail = format!(
         "{} tool {kind} has no equivalent in {}",
         o.format, ctx.format
     );
-    ctx.dropped(LossCode::ToolUnsupported, at, detail);
+    ctx.dropped(
+        LossCode::ToolUnsupported,
+        super::builtin::pointer(o, at),
+        detail,
+    );
 }
 
 /// The tools array: each function tool through `function`, this format's own opaque
-/// tools (its hosted tools) read back whole as `T`, another format's dropped with a loss
-/// each. `None` when there are no tools.
+/// tools (its hosted tools) read back whole as `T`, another format's as this format's
+/// equivalent built-in tool ([`super::builtin::translate`]) or dropped with a loss.
+/// `None` when there are no tools.
 pub(crate) fn encode_tools<T: DeserializeOwned>(
     tools: Vec<Tool>,
     ctx: &mut Ctx<'_>,
@@ -80,7 +91,17 @@ pub(crate) fn encode_tools<T: DeserializeOwned>(
                     ctx.dropped(LossCode::ToolUnsupported, at, detail);
                 }
             },
-            Tool::Opaque(o) => drop_foreign_tool(&o, &at, ctx),
+            Tool::Opaque(o) => {
+                if let Some(value) = super::builtin::translate(&o, &at, ctx) {
+                    match serde_json::from_value(value) {
+                        Ok(t) => out.push(t),
+                        Err(e) => {
+                            let detail = format!("a {} built-in tool: {e}", ctx.format);
+                            ctx.dropped(LossCode::ToolUnsupported, at, detail);
+                        }
+                    }
+                }
+            }
         }
     }
     Some(out)
