@@ -9,7 +9,7 @@
 
 use crate::codec::{Input, Out, Written, codec};
 use crate::ctx::{self, Ctx, SourceMap};
-use crate::{Error, Format, IdMap, Loss, Options, ids, mcp, model, passes, schema};
+use crate::{Error, Format, IdMap, Loss, NameMap, Options, ids, mcp, model, passes, schema};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -24,6 +24,10 @@ pub struct Converted<T> {
     /// Tool-call ids rewritten for the target (source → target); reverse it to map the
     /// target's results back.
     pub ids: IdMap,
+    /// Tool names rewritten for the target (source → target); pass it in
+    /// [`Options::names`] when converting the target's response or stream back, so
+    /// its calls carry the source's names.
+    pub names: NameMap,
 }
 
 /// The result of decoding: the neutral value and what decoding could not carry.
@@ -79,6 +83,7 @@ fn decode_response_from(
     let mut ctx = Ctx::new(from, options);
     let mut value = codec.decode_response(input, &mut ctx)?;
     value.source = Some(from);
+    passes::names::restore_response(&mut value, &options.names);
     Ok(Decoded {
         value,
         losses: ctx.take_losses(),
@@ -110,12 +115,14 @@ fn encode_request_as(
             format!("{to} streams always report their usage"),
         );
     }
+    let names = passes::names::map_request(&mut req, &mut ctx);
     let ids = ids::map_request(&mut req, &mut ctx);
     let value = codec.encode_request(req, out, &mut ctx)?;
     Ok(Converted {
         value,
         losses: ctx.take_losses(),
         ids,
+        names,
     })
 }
 
@@ -129,12 +136,14 @@ fn encode_response_as(
     let mut ctx = Ctx::new(to, options);
     ctx.source = resp.source;
     passes::response::fill_required(&mut resp, codec.response_requires(), &mut ctx);
+    passes::names::restore_response(&mut resp, &options.names);
     let ids = ids::map_response(&mut resp, &mut ctx);
     let value = codec.encode_response(resp, out, &mut ctx)?;
     Ok(Converted {
         value,
         losses: ctx.take_losses(),
         ids,
+        names: NameMap::default(),
     })
 }
 
@@ -205,6 +214,7 @@ impl<T> Converted<T> {
             value: f(self.value)?,
             losses: self.losses,
             ids: self.ids,
+            names: self.names,
         })
     }
 }
@@ -643,7 +653,8 @@ fn decode_tools_owned(
 
 /// Writes neutral tool definitions as `format`'s tools value (the `tools` array; for
 /// Bedrock the `toolConfig`; for MCP the `tools` array of `tools/list`), through the
-/// format's schema dialect. Loss paths are `/tools/<index>/…` in the order given.
+/// format's schema dialect. Loss paths are `/tools/<index>/…` in the order given. Names
+/// the format rejects are rewritten ([`Converted::names`]).
 pub fn encode_tools(
     tools: Vec<model::Tool>,
     format: Format,
@@ -655,12 +666,18 @@ pub fn encode_tools(
     }
     let codec = codec(format, "tools array")?;
     let mut ctx = Ctx::new(format, options);
-    let value = codec.encode_tools(tools, &mut ctx)?;
+    let mut req = model::Request {
+        tools,
+        ..model::Request::default()
+    };
+    let names = passes::names::map_request(&mut req, &mut ctx);
+    let value = codec.encode_tools(req.tools, &mut ctx)?;
     strict(
         Converted {
             value,
             losses: ctx.take_losses(),
             ids: IdMap::default(),
+            names,
         },
         options,
     )
@@ -746,6 +763,7 @@ pub fn encode_custom_tool(tool: model::CustomTool, format: Format) -> Converted<
         value,
         losses,
         ids: IdMap::default(),
+        names: NameMap::default(),
     }
 }
 
@@ -773,6 +791,7 @@ pub fn encode_custom_output(
             value,
             losses: ctx.take_losses(),
             ids: IdMap::default(),
+            names: NameMap::default(),
         },
         options,
     )
@@ -807,6 +826,7 @@ pub fn encode_mcp_tools(
             value: page.tools,
             losses: ctx.take_losses(),
             ids: IdMap::default(),
+            names: NameMap::default(),
         },
         options,
     )
@@ -874,6 +894,7 @@ pub fn encode_mcp_call(
             value,
             losses: ctx.take_losses(),
             ids: IdMap::default(),
+            names: NameMap::default(),
         },
         options,
     )
@@ -910,6 +931,7 @@ pub fn encode_mcp_result(
             value,
             losses: ctx.take_losses(),
             ids: IdMap::default(),
+            names: NameMap::default(),
         },
         options,
     )
