@@ -84,7 +84,7 @@ impl Options {
     /// # use wire_convert::{Format, Options, convert_request};
     /// let body = r#"{"model": "m", "messages": [{"role": "user", "content": "hi"}],
     ///     "tools": [{"type": "function", "function": {"name": "fs.read", "parameters": {"type": "object"}}}]}"#;
-    /// let out = convert_request(body, Format::Gemini, Format::OpenaiChat, &Options::default()).unwrap();
+    /// let out = convert_request(body, Format::OpenaiChat, Format::Anthropic, &Options::default()).unwrap();
     /// let back = Options::default().with_names(out.names);
     /// assert_eq!(back.names.reverse("fs_read"), "fs.read");
     /// ```
