@@ -347,12 +347,9 @@ impl ToolSpec {
 
 /// 1–64 of `[a-zA-Z0-9_-]`: the rule every chat format accepts.
 pub(crate) fn check_name(name: &str) -> Result<(), Error> {
-    let ok = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if ok {
+    // The OpenAI rule, 1-64 of [a-zA-Z0-9_-], from wire-convert's table: a registered name
+    // every format takes apart from its first character (checked per format below).
+    if wire_convert::NameRule::of(Format::OpenaiChat).accepts(name) {
         Ok(())
     } else {
         Err(Error::Name {
@@ -362,25 +359,15 @@ pub(crate) fn check_name(name: &str) -> Result<(), Error> {
     }
 }
 
+/// `format`'s own rule for `name`, from wire-convert's [`wire_convert::NameRule`] table.
 fn provider_rule(name: &str, format: Format) -> Result<(), Error> {
-    let first = name.chars().next().unwrap_or(' ');
-    let (ok, rule) = match format {
-        Format::Gemini => (
-            first.is_ascii_alphabetic() || first == '_',
-            "gemini: must start with a letter or an underscore, then [a-zA-Z0-9_.:-], at most 64",
-        ),
-        Format::Bedrock => (
-            first.is_ascii_alphabetic(),
-            "bedrock: 1-64 of [a-zA-Z0-9_-]; start with a letter to be accepted by every model",
-        ),
-        _ => (true, ""),
-    };
-    if ok {
+    let rule = wire_convert::NameRule::of(format);
+    if rule.accepts(name) {
         Ok(())
     } else {
         Err(Error::Name {
             name: name.to_owned(),
-            rule: rule.to_owned(),
+            rule: format!("{format}: {}", rule.describe()),
         })
     }
 }

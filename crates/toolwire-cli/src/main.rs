@@ -236,6 +236,7 @@ fn convert_one(
                 value: toolwire::types::to_string(&out.value),
                 losses: out.losses,
                 ids: out.ids,
+                names: out.names,
             });
         }
     }
@@ -285,6 +286,7 @@ fn convert_detected(
         value: toolwire::types::to_string(&out.value),
         losses: out.losses,
         ids: out.ids,
+        names: out.names,
     })
 }
 
@@ -318,6 +320,7 @@ fn convert_bare(
             value: Value::Array(items),
             losses,
             ids: out.ids,
+            names: out.names,
         });
     }
     let decoded = convert::decode_tools_value(value, format, options).ok()?;
@@ -329,6 +332,7 @@ fn convert_bare(
         value: out.value,
         losses,
         ids: out.ids,
+        names: out.names,
     })
 }
 

@@ -9,7 +9,7 @@
 
 use crate::codec::{Input, Out, Written, codec};
 use crate::ctx::{self, Ctx, SourceMap};
-use crate::{Error, Format, IdMap, Loss, Options, ids, mcp, model, passes, schema};
+use crate::{Error, Format, IdMap, Loss, NameMap, Options, ids, mcp, model, passes, schema};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -24,6 +24,10 @@ pub struct Converted<T> {
     /// Tool-call ids rewritten for the target (source → target); reverse it to map the
     /// target's results back.
     pub ids: IdMap,
+    /// Tool names rewritten for the target (source → target); pass it in
+    /// [`Options::names`] when converting the target's response or stream back, so
+    /// its calls carry the source's names.
+    pub names: NameMap,
 }
 
 /// The result of decoding: the neutral value and what decoding could not carry.
@@ -79,6 +83,7 @@ fn decode_response_from(
     let mut ctx = Ctx::new(from, options);
     let mut value = codec.decode_response(input, &mut ctx)?;
     value.source = Some(from);
+    passes::names::restore_response(&mut value, &options.names);
     Ok(Decoded {
         value,
         losses: ctx.take_losses(),
@@ -111,12 +116,14 @@ fn encode_request_as(
             format!("{to} streams always report their usage"),
         );
     }
+    let names = passes::names::map_request(&mut req, &mut ctx);
     let ids = ids::map_request(&mut req, &mut ctx);
     let value = codec.encode_request(req, out, &mut ctx)?;
     Ok(Converted {
         value,
         losses: ctx.take_losses(),
         ids,
+        names,
     })
 }
 
@@ -133,13 +140,19 @@ fn encode_response_as(
     let moved = passes::builtin::hosted_parts(&mut resp, &mut ctx);
     let before = ctx.losses().len();
     passes::response::fill_required(&mut resp, codec.response_requires(), &mut ctx);
+    passes::names::restore_response(&mut resp, &options.names);
     let ids = ids::map_response(&mut resp, &mut ctx);
     let value = codec.encode_response(resp, out, &mut ctx)?;
     let mut losses = ctx.take_losses();
     if let Some(encoded) = losses.get_mut(before..) {
         passes::builtin::renumber(encoded, &moved);
     }
-    Ok(Converted { value, losses, ids })
+    Ok(Converted {
+        value,
+        losses,
+        ids,
+        names: NameMap::default(),
+    })
 }
 
 /// A conversion's end: the decoder's losses, then the encoder's with their pointers
@@ -209,6 +222,7 @@ impl<T> Converted<T> {
             value: f(self.value)?,
             losses: self.losses,
             ids: self.ids,
+            names: self.names,
         })
     }
 }
@@ -647,7 +661,8 @@ fn decode_tools_owned(
 
 /// Writes neutral tool definitions as `format`'s tools value (the `tools` array; for
 /// Bedrock the `toolConfig`; for MCP the `tools` array of `tools/list`), through the
-/// format's schema dialect. Loss paths are `/tools/<index>/…` in the order given.
+/// format's schema dialect. Loss paths are `/tools/<index>/…` in the order given. Names
+/// the format rejects are rewritten ([`Converted::names`]).
 pub fn encode_tools(
     tools: Vec<model::Tool>,
     format: Format,
@@ -659,7 +674,12 @@ pub fn encode_tools(
     }
     let codec = codec(format, "tools array")?;
     let mut ctx = Ctx::new(format, options);
-    let value = codec.encode_tools(tools, &mut ctx)?;
+    let mut req = model::Request {
+        tools,
+        ..model::Request::default()
+    };
+    let names = passes::names::map_request(&mut req, &mut ctx);
+    let value = codec.encode_tools(req.tools, &mut ctx)?;
     // A built-in that is a request field of this format has no place in a tools array.
     for (key, _, at) in std::mem::take(&mut ctx.request_fields) {
         let detail = format!("{format}'s web search is the request field `{key}`, not a tool");
@@ -670,6 +690,7 @@ pub fn encode_tools(
             value,
             losses: ctx.take_losses(),
             ids: IdMap::default(),
+            names,
         },
         options,
     )
@@ -755,6 +776,7 @@ pub fn encode_custom_tool(tool: model::CustomTool, format: Format) -> Converted<
         value,
         losses,
         ids: IdMap::default(),
+        names: NameMap::default(),
     }
 }
 
@@ -782,6 +804,7 @@ pub fn encode_custom_output(
             value,
             losses: ctx.take_losses(),
             ids: IdMap::default(),
+            names: NameMap::default(),
         },
         options,
     )
@@ -816,6 +839,7 @@ pub fn encode_mcp_tools(
             value: page.tools,
             losses: ctx.take_losses(),
             ids: IdMap::default(),
+            names: NameMap::default(),
         },
         options,
     )
@@ -883,6 +907,7 @@ pub fn encode_mcp_call(
             value,
             losses: ctx.take_losses(),
             ids: IdMap::default(),
+            names: NameMap::default(),
         },
         options,
     )
@@ -919,6 +944,7 @@ pub fn encode_mcp_result(
             value,
             losses: ctx.take_losses(),
             ids: IdMap::default(),
+            names: NameMap::default(),
         },
         options,
     )

@@ -60,6 +60,7 @@ mod ids;
 mod loss;
 mod media;
 pub mod model;
+mod names;
 mod options;
 mod passes;
 mod schema;
@@ -89,6 +90,7 @@ pub use api::{
 pub use error::Error;
 pub use ids::{IdMap, IdRule};
 pub use loss::{Loss, LossCode, LossKind};
+pub use names::{NameMap, NameRule};
 pub use options::{GeminiSchema, OpaqueMode, Options, ReasoningMode};
 pub use schema::Budget as SchemaBudget;
 pub use wire_types::Format;

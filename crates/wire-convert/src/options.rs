@@ -1,6 +1,6 @@
 //! [`Options`]: the settings of a conversion.
 
-use crate::SchemaBudget;
+use crate::{NameMap, SchemaBudget};
 
 /// What to do with reasoning that another provider produced.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -72,6 +72,28 @@ pub struct Options {
     /// (Gemini `parameters`, Ollama). Default: [`SchemaBudget::DEFAULT`] (8 nodes per
     /// input node plus 10 000, 64 levels deep).
     pub schema_budget: SchemaBudget,
+    /// The tool-name map of the request conversion ([`crate::Converted::names`]): when
+    /// converting the target's response or stream back, calls to a rewritten name get
+    /// the source's name again. Default: empty (names as they are).
+    pub names: NameMap,
+}
+
+impl Options {
+    /// These options with `names`, the request conversion's name map, for converting
+    /// the target's response or stream back:
+    ///
+    /// ```
+    /// # use wire_convert::{Format, Options, convert_request};
+    /// let body = r#"{"model": "m", "messages": [{"role": "user", "content": "hi"}],
+    ///     "tools": [{"type": "function", "function": {"name": "fs.read", "parameters": {"type": "object"}}}]}"#;
+    /// let out = convert_request(body, Format::OpenaiChat, Format::Anthropic, &Options::default()).unwrap();
+    /// let back = Options::default().with_names(out.names);
+    /// assert_eq!(back.names.reverse("fs_read"), "fs.read");
+    /// ```
+    pub fn with_names(mut self, names: NameMap) -> Self {
+        self.names = names;
+        self
+    }
 }
 
 impl Default for Options {
@@ -83,6 +105,7 @@ impl Default for Options {
             gemini_schema: GeminiSchema::default(),
             source_map: true,
             schema_budget: SchemaBudget::DEFAULT,
+            names: NameMap::default(),
         }
     }
 }

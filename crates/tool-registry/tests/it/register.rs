@@ -35,7 +35,7 @@ fn a_name_a_provider_rejects_names_the_providers_rule() {
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "tool name `1st_tool` is invalid: gemini: must start with a letter or an underscore, then [a-zA-Z0-9_.:-], at most 64"
+        "tool name `1st_tool` is invalid: gemini: 1-64 of [a-zA-Z0-9_.:-], the first a letter or `_`"
     );
     assert!(
         registry

@@ -293,15 +293,22 @@ fn mcp_tools_and_results_travel_to_bedrock() {
         b["messages"][2]["content"][0]["toolResult"]["content"][1],
         json!({"json": {"temperature": 22.5, "conditions": "Partly cloudy", "humidity": 65}})
     );
+    // Bedrock takes no `.` in a tool name: rewritten by its `NameRule`, in the name map.
     assert_eq!(
         b["toolConfig"]["tools"][1]["toolSpec"]["name"],
-        "files.delete"
+        "files_delete"
     );
+    assert_eq!(out.names.reverse("files_delete"), "files.delete");
     // MCP-only tool fields are reported, each at its place.
     let paths: Vec<&str> = out.losses.iter().map(|l| l.path.as_str()).collect();
     assert!(paths.contains(&"/tools/0/title"));
     assert!(paths.contains(&"/tools/0/output_schema"));
     assert!(paths.contains(&"/tools/1/execution"));
+    assert!(
+        out.losses
+            .iter()
+            .any(|l| l.path == "/tools/1" && l.code == LossCode::NameRewritten)
+    );
 }
 
 /// Each loss as (path, kind, code).

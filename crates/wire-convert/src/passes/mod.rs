@@ -10,10 +10,12 @@
 //!   (OpenAI Chat, Mistral, Ollama, Cohere).
 //! * [`response`]: what a target's response requires and the source lacks, filled with
 //!   documented stand-ins (a loss each).
+//! * [`names`]: tool names the target rejects rewritten (and restored in responses).
 //! * [`thinking`]: Claude's extended-thinking constraints (Anthropic, Bedrock).
 
 pub(crate) mod args;
 pub(crate) mod builtin;
+pub(crate) mod names;
 pub(crate) mod response;
 pub(crate) mod results;
 pub(crate) mod thinking;

@@ -1030,6 +1030,7 @@ pub(crate) fn adapt(
         value,
         losses: ctx.take_losses(),
         ids: crate::IdMap::default(),
+        names: crate::NameMap::default(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! [`StreamTranslator`]: one format's stream in, another's out, as the bytes arrive.
 
 use super::{Framing, StreamDecoder, StreamEncoder, StreamError, StreamPart};
-use crate::{Error, Format, IdMap, Loss, Options};
+use crate::{Error, Format, IdMap, Loss, NameMap, Options};
 use wire_types::stream::{Limits, write_event_stream, write_ndjson, write_sse_frame};
 
 /// Translates a live stream from one format to another: source bytes in pieces of any
@@ -11,6 +11,9 @@ use wire_types::stream::{Limits, write_event_stream, write_ndjson, write_sse_fra
 ///
 /// A stream translated to its own format is passed through: the same events, written
 /// again in the target framing.
+///
+/// With the request conversion's name map in [`Options::names`], calls to a tool name
+/// that was rewritten for the source provider carry the client's name again.
 ///
 /// ```
 /// use wire_convert::stream::StreamTranslator;
@@ -35,6 +38,9 @@ pub struct StreamTranslator {
     /// `None` when passing a stream through to its own format.
     encoder: Option<StreamEncoder>,
     to_framing: Framing,
+    /// The request conversion's name map ([`Options::names`]): calls to a rewritten name
+    /// get the source's name back.
+    names: NameMap,
     /// The first error the source stream reported (or its cut-off).
     error: Option<StreamError>,
 }
@@ -65,6 +71,7 @@ impl StreamTranslator {
             decoder,
             encoder,
             to_framing,
+            names: options.names.clone(),
             error: None,
         })
     }
@@ -112,7 +119,14 @@ impl StreamTranslator {
             .unwrap_or_default()
     }
 
-    fn forward(&mut self, parts: Vec<StreamPart>) -> Result<Vec<u8>, Error> {
+    fn forward(&mut self, mut parts: Vec<StreamPart>) -> Result<Vec<u8>, Error> {
+        if !self.names.is_empty() {
+            for p in &mut parts {
+                if let StreamPart::ToolStart { name, .. } = p {
+                    crate::passes::names::restore(name, &self.names);
+                }
+            }
+        }
         if self.error.is_none() {
             self.error = parts.iter().find_map(|p| match p {
                 StreamPart::Error(e) => Some(e.clone()),

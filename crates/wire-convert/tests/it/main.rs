@@ -13,6 +13,7 @@ mod hostile;
 /// valid against its target's SDK schema, nothing dropped without a loss.
 mod matrix;
 /// Neutral-model fixtures (one per conversion rule) encoded to every format.
+mod names;
 mod neutral;
 /// Properties: neutral → format → neutral, id mapping, A → B → A on every fixture.
 mod props;

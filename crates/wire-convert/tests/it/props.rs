@@ -285,24 +285,49 @@ fn a_to_b_to_a_keeps_calls_results_and_text() {
                 wire_convert::decode_request(&back.value.to_string(), a, &Options::default())
                     .unwrap()
                     .value;
-            // Calls and results, by id (mapped back through both conversions).
+            // Calls and results, by id and name (mapped back through both conversions'
+            // id and name maps). An id the decoder made up (Gemini, Ollama) is derived from
+            // the call's name, which a target may rewrite: such ids compare by position.
             let ids_back = |id: &str| there.ids.reverse(back.ids.reverse(id)).to_owned();
-            let calls = |r: &Request, map: &dyn Fn(&str) -> String| -> Vec<(String, String)> {
+            let names_back = |n: &str| there.names.reverse(back.names.reverse(n)).to_owned();
+            let by_position = original
+                .value
+                .messages
+                .iter()
+                .flat_map(|m| &m.content)
+                .any(|p| matches!(p, Part::ToolCall(c) if c.synthetic_id));
+            let synthetic = |r: &Request| -> std::collections::HashMap<String, String> {
                 r.messages
                     .iter()
                     .flat_map(|m| &m.content)
                     .filter_map(|p| match p {
-                        Part::ToolCall(c) => Some((map(&c.id), c.name.clone())),
+                        Part::ToolCall(c) if by_position => Some(c.id.clone()),
+                        _ => None,
+                    })
+                    .enumerate()
+                    .map(|(k, id)| (id, format!("<call {k}>")))
+                    .collect()
+            };
+            let calls = |r: &Request, map: &dyn Fn(&str) -> String| -> Vec<(String, String)> {
+                let syn = synthetic(r);
+                let id = |i: &str| syn.get(i).cloned().unwrap_or_else(|| map(i));
+                r.messages
+                    .iter()
+                    .flat_map(|m| &m.content)
+                    .filter_map(|p| match p {
+                        Part::ToolCall(c) => Some((id(&c.id), names_back(&c.name))),
                         _ => None,
                     })
                     .collect()
             };
             let results = |r: &Request, map: &dyn Fn(&str) -> String| -> Vec<String> {
+                let syn = synthetic(r);
+                let id = |i: &str| syn.get(i).cloned().unwrap_or_else(|| map(i));
                 r.messages
                     .iter()
                     .flat_map(|m| &m.content)
                     .filter_map(|p| match p {
-                        Part::ToolResult(x) => Some(map(&x.call_id)),
+                        Part::ToolResult(x) => Some(id(&x.call_id)),
                         _ => None,
                     })
                     .collect()

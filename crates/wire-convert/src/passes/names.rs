@@ -1,0 +1,140 @@
+//! Tool names the target rejects, rewritten by the target's [`NameRule`] in tool
+//! definitions, calls, results and tool choice alike (one `changed` loss per name, at its
+//! definition); and the reverse, restoring a client's names in a response with the
+//! request's [`NameMap`].
+
+use crate::model::{Message, Part, Request, Response, Tool, ToolChoice};
+use crate::{Ctx, LossCode, NameMap, NameRule};
+
+/// Every tool name of a request, with the neutral pointer of the item that uses it
+/// (the tool, the part, the tool choice); definitions first, so a name's loss points at
+/// its definition when it has one.
+fn collect(req: &Request) -> Vec<(&str, String)> {
+    let mut out = Vec::new();
+    for (k, t) in req.tools.iter().enumerate() {
+        if let Tool::Function(d) = t {
+            out.push((d.name.as_str(), format!("/tools/{k}")));
+        }
+    }
+    for (i, m) in req.messages.iter().enumerate() {
+        for (j, p) in m.content.iter().enumerate() {
+            match p {
+                Part::ToolCall(c) => {
+                    out.push((c.name.as_str(), format!("/messages/{i}/content/{j}")))
+                }
+                Part::ToolResult(r) => {
+                    if let Some(n) = &r.name {
+                        out.push((n.as_str(), format!("/messages/{i}/content/{j}")));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    match &req.tool_choice {
+        Some(ToolChoice::Tool { name }) => out.push((name.as_str(), "/tool_choice".into())),
+        Some(ToolChoice::Allowed { names, .. }) => {
+            for n in names {
+                out.push((n.as_str(), "/tool_choice".into()));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn rename(name: &mut String, map: &NameMap) {
+    let new = map.get(name);
+    if new != name {
+        *name = new.to_owned();
+    }
+}
+
+/// Rewrites the tool names of a request for `ctx.format`; returns the table.
+pub(crate) fn map_request(req: &mut Request, ctx: &mut Ctx<'_>) -> NameMap {
+    let rule = NameRule::of(ctx.format);
+    let uses = collect(req);
+    if uses.iter().all(|(n, _)| rule.accepts(n)) {
+        return NameMap::default();
+    }
+    let map = NameMap::build(rule, uses.iter().map(|(n, _)| *n));
+    let mut reported = std::collections::HashSet::new();
+    for (name, at) in &uses {
+        let new = map.get(name);
+        if new != *name && reported.insert(*name) {
+            ctx.changed(
+                LossCode::NameRewritten,
+                at.as_str(),
+                format!(
+                    "tool name `{name}` is not valid for {} ({}); written as `{new}` in definitions, calls, results and tool choice (the conversion's name map restores it)",
+                    ctx.format,
+                    rule.describe()
+                ),
+            );
+        }
+    }
+    drop(uses);
+    for t in &mut req.tools {
+        if let Tool::Function(d) = t {
+            rename(&mut d.name, &map);
+        }
+    }
+    for m in &mut req.messages {
+        rename_parts(m, &map);
+    }
+    match &mut req.tool_choice {
+        Some(ToolChoice::Tool { name }) => rename(name, &map),
+        Some(ToolChoice::Allowed { names, .. }) => {
+            for n in names {
+                rename(n, &map);
+            }
+        }
+        _ => {}
+    }
+    map
+}
+
+fn rename_parts(m: &mut Message, map: &NameMap) {
+    for p in &mut m.content {
+        match p {
+            Part::ToolCall(c) => rename(&mut c.name, map),
+            Part::ToolResult(r) => {
+                if let Some(n) = &mut r.name {
+                    rename(n, map);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The source's name for a target's tool name, by `map` (itself when it was not
+/// rewritten).
+pub(crate) fn restore(name: &mut String, map: &NameMap) {
+    let old = map.reverse(name);
+    if old != name {
+        *name = old.to_owned();
+    }
+}
+
+/// Restores the source's tool names in a response's calls (and results) by `map`, the
+/// name map of the request conversion. Restoring twice changes nothing: a rewritten name
+/// is never another tool's original name.
+pub(crate) fn restore_response(resp: &mut Response, map: &NameMap) {
+    if map.is_empty() {
+        return;
+    }
+    for c in &mut resp.choices {
+        for p in &mut c.message.content {
+            match p {
+                Part::ToolCall(c) => restore(&mut c.name, map),
+                Part::ToolResult(r) => {
+                    if let Some(n) = &mut r.name {
+                        restore(n, map);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
