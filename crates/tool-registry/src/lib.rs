@@ -138,8 +138,12 @@ impl ToolRegistry {
     /// The tool definitions for `format`, sorted by name so the bytes are stable, through
     /// the format's schema dialect (Gemini's OpenAPI subset, Ollama's subset, OpenAI strict
     /// mode for a [strict](ToolSpec::with_strict) tool), with its loss report (the value is that format's
-    /// `tools` array; for Bedrock, `toolConfig.tools`). A name the format would reject
-    /// is an error naming the format's rule.
+    /// `tools` array; for Bedrock, `toolConfig.tools`). A name the format rejects (a
+    /// registered `2fa` for Gemini, whose names start with a letter or `_`) is rewritten
+    /// by wire-convert's [`NameRule`](wire_convert::NameRule) with a `name_rewritten` loss,
+    /// the map in [`Converted::names`](wire_convert::Converted::names) (the same as
+    /// [`ToolRegistry::names_for`]); [`ToolRegistry::step`] dispatches a call of the
+    /// rewritten name to the tool.
     pub fn tools_for(
         &self,
         format: Format,
@@ -150,7 +154,6 @@ impl ToolRegistry {
         let mut tools = Vec::new();
         let mut custom_losses = Vec::new();
         for spec in self.specs() {
-            spec.check_for(format)?;
             if let Some(custom) = spec.to_custom_tool() {
                 let out = wire_convert::encode_custom_tool(custom, format);
                 let at = format!("/tools/{}", tools.len());
@@ -179,6 +182,37 @@ impl ToolRegistry {
         custom_losses.sort_by_key(|l| tool_index(&l.path));
         out.losses = custom_losses;
         Ok(out)
+    }
+}
+
+impl ToolRegistry {
+    /// The tool names [`ToolRegistry::tools_for`] gives `format` where its rule rejects
+    /// the registered one (registered name → the name `format`'s model sees): empty when
+    /// every name is valid there. Deterministic, so the step finds the tool again.
+    ///
+    /// ```
+    /// use tool_registry::{ToolRegistry, ToolSpec};
+    /// use wire_types::Format;
+    ///
+    /// let mut registry = ToolRegistry::new();
+    /// registry.register(ToolSpec::new("2fa", "A second factor", serde_json::json!({"type": "object"}))?, |_| Ok("ok".into()))?;
+    /// assert!(registry.names_for(Format::OpenaiChat).is_empty());
+    /// let gemini = registry.names_for(Format::Gemini);
+    /// assert_eq!(gemini.get("2fa"), "t_2fa");
+    /// assert_eq!(gemini.reverse("t_2fa"), "2fa");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn names_for(&self, format: Format) -> wire_convert::NameMap {
+        let rule = wire_convert::NameRule::of(format);
+        let functions: Vec<&str> = self
+            .specs()
+            .filter(|s| s.to_custom_tool().is_none())
+            .map(ToolSpec::name)
+            .collect();
+        if functions.iter().all(|n| rule.accepts(n)) {
+            return wire_convert::NameMap::default();
+        }
+        wire_convert::NameMap::build(rule, functions)
     }
 }
 

@@ -299,7 +299,30 @@ impl ToolRegistry {
                 losses,
             });
         }
-        let results = self.dispatch_all_async(&calls).await;
+        // A call of a name `tools_for` rewrote for this format runs the registered tool;
+        // its result keeps the name the model called.
+        let names = self.names_for(format);
+        let mut results = if names.is_empty() {
+            self.dispatch_all_async(&calls).await
+        } else {
+            let registered: Vec<ToolCall> = calls
+                .iter()
+                .map(|c| {
+                    let mut c = c.clone();
+                    let original = names.reverse(&c.name);
+                    if original != c.name && self.spec(&c.name).is_none() {
+                        c.name = original.to_owned();
+                    }
+                    c
+                })
+                .collect();
+            self.dispatch_all_async(&registered).await
+        };
+        for (r, c) in results.iter_mut().zip(&calls) {
+            if r.name.is_some() {
+                r.name = Some(c.name.clone());
+            }
+        }
         // The response is not handed back on this path: its message moves into the
         // follow-up instead of being copied.
         let message = response.choices.swap_remove(0).message;

@@ -202,6 +202,9 @@ fn handle(mut request: tiny_http::Request, config: &Config) {
         }
     };
     log_losses("request", &converted.losses);
+    // Tool names OpenAI rejects (`fs.read`, say) went upstream rewritten: the response
+    // and the stream give the client its own names back.
+    let options = options.with_names(converted.names.clone());
     let mut upstream_body: serde_json::Value = match serde_json::from_str(&converted.value) {
         Ok(v) => v,
         Err(e) => return respond_json(request, 500, anthropic_error("api_error", &e.to_string())),

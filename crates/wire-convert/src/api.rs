@@ -821,13 +821,14 @@ pub fn is_object_schema(schema: &Value) -> bool {
 
 /// Writes neutral tools as MCP `Tool`s (the `tools` of a `tools/list` result). Tools only
 /// another format knows (hosted tools) are dropped with a loss; names MCP rejects are
-/// rewritten, kept unique, with a loss.
+/// rewritten by MCP's [`NameRule`](crate::NameRule), kept unique, with a loss each, and
+/// returned in [`Converted::names`] so that calls can be mapped back.
 pub fn encode_mcp_tools(
     tools: Vec<model::Tool>,
     options: &Options,
 ) -> Result<Converted<Vec<wire_types::mcp::Tool>>, Error> {
     let mut ctx = Ctx::new(Format::Mcp, options);
-    let page = mcp::encode_tools_list(
+    let (page, names) = mcp::encode_tools_list(
         mcp::ToolsPage {
             tools,
             ..Default::default()
@@ -839,7 +840,7 @@ pub fn encode_mcp_tools(
             value: page.tools,
             losses: ctx.take_losses(),
             ids: IdMap::default(),
-            names: NameMap::default(),
+            names,
         },
         options,
     )

@@ -313,9 +313,20 @@ impl<T: Transport> McpClient<T> {
     /// its own.
     pub fn import(self: &Arc<Self>, registry: &mut ToolRegistry) -> Result<Imported, Error> {
         let mut imported = Imported::default();
-        for tool in self.list_tools()? {
+        let tools = self.list_tools()?;
+        // The registry's rule through wire-convert's one rewrite: names already registered
+        // are kept apart, and so are the server's own.
+        let registered: Vec<String> = registry.specs().map(|s| s.name().to_owned()).collect();
+        let names = wire_convert::NameMap::build(
+            wire_convert::NameRule::of(wire_types::Format::OpenaiChat),
+            registered
+                .iter()
+                .map(String::as_str)
+                .chain(tools.iter().map(|t| t.name.as_str())),
+        );
+        for tool in tools {
             let mcp_name = tool.name.clone();
-            let name = registry_name(&mcp_name, registry);
+            let name = names.get(&mcp_name).to_owned();
             match spec_of(&name, tool).and_then(|spec| {
                 let client = self.clone();
                 let (called, local) = (mcp_name.clone(), name.clone());
@@ -359,36 +370,6 @@ pub struct Skipped {
     pub mcp_name: String,
     /// Why (the registry's error).
     pub reason: String,
-}
-
-/// The registry name for an MCP tool name: itself when it keeps the registry's rule,
-/// else every other character `_`, cut to 64 with a hash of the original when it is
-/// longer or the rewritten name is taken.
-fn registry_name(mcp_name: &str, registry: &ToolRegistry) -> String {
-    if crate::spec::check_name(mcp_name).is_ok() {
-        return mcp_name.to_owned();
-    }
-    let mut name: String = mcp_name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if name.is_empty() || name.len() > 64 || registry.spec(&name).is_some() {
-        name.truncate(55);
-        name = format!("{name}_{:08x}", fnv1a(mcp_name));
-    }
-    name
-}
-
-fn fnv1a(s: &str) -> u32 {
-    s.bytes().fold(0x811c_9dc5, |h: u32, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
 }
 
 /// A registry spec for an MCP tool.

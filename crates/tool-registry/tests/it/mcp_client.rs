@@ -329,12 +329,18 @@ fn import_renames_names_outside_the_registry_rule_and_calls_by_the_original() {
         .iter()
         .map(|t| (t.name.as_str(), t.mcp_name.as_str()))
         .collect();
-    assert_eq!(names[0], ("files_read", "files.read"));
+    // The server's own `files_read` keeps its name; the rewritten `files.read` is kept
+    // apart from it (wire-convert's one rewrite: a hash suffix on a collision).
+    assert_eq!(names[0].1, "files.read");
+    assert!(
+        names[0].0.starts_with("files_read_") && names[0].0.len() == "files_read_".len() + 8,
+        "{names:?}"
+    );
     assert_eq!(names[1].1, long);
     assert_eq!(names[1].0.len(), 64);
     assert!(names[1].0.starts_with("ns_xxx"));
-    // `files_read` was taken by the rewritten `files.read`.
-    assert_eq!(imported.skipped.len(), 2);
+    assert_eq!(names[2], ("files_read", "files_read"));
+    assert_eq!(imported.skipped.len(), 1);
     assert_eq!(imported.skipped[0].mcp_name, "bad_schema");
     assert!(
         imported.skipped[0]
@@ -343,14 +349,15 @@ fn import_renames_names_outside_the_registry_rule_and_calls_by_the_original() {
         "{:?}",
         imported.skipped
     );
-    assert_eq!(
-        imported.skipped[1].reason,
-        "a tool named `files_read` is already registered"
-    );
 
+    let rewritten = names[0].0.to_owned();
+    assert_eq!(
+        registry.dispatch(&rewritten, json!({})),
+        Ok("called \"files.read\"".into())
+    );
     assert_eq!(
         registry.dispatch("files_read", json!({})),
-        Ok("called \"files.read\"".into())
+        Ok("called \"files_read\"".into())
     );
     let local = names[1].0.to_owned();
     assert_eq!(
@@ -359,7 +366,7 @@ fn import_renames_names_outside_the_registry_rule_and_calls_by_the_original() {
     );
     assert_eq!(
         called.lock().unwrap().as_slice(),
-        ["files.read", long.as_str()]
+        ["files.read", "files_read", long.as_str()]
     );
 }
 

@@ -22,26 +22,47 @@ fn names_follow_the_portable_rule() {
     }
 }
 
+/// A registered name a provider rejects is offered to it rewritten, with a loss naming
+/// the provider's rule (an error under `Options::strict`); `check_for` names the rule.
 #[test]
-fn a_name_a_provider_rejects_names_the_providers_rule() {
+fn a_name_a_provider_rejects_is_rewritten_naming_the_providers_rule() {
     let mut registry = ToolRegistry::new();
     registry
         .register(ToolSpec::new("1st_tool", "", object()).unwrap(), |_| {
             Ok("x".into())
         })
         .unwrap();
-    let err = registry
+    let out = registry
         .tools_for(Format::Gemini, &Default::default())
+        .unwrap();
+    assert_eq!(
+        out.value[0]["functionDeclarations"][0]["name"],
+        "t_1st_tool"
+    );
+    assert_eq!(out.losses.len(), 1);
+    assert!(
+        out.losses[0]
+            .detail
+            .contains("1-64 of [a-zA-Z0-9_.:-], the first a letter or `_`"),
+        "{:?}",
+        out.losses
+    );
+    let mut strict = wire_convert::Options::default();
+    strict.strict = true;
+    assert!(registry.tools_for(Format::Gemini, &strict).is_err());
+    let err = registry
+        .spec("1st_tool")
+        .unwrap()
+        .check_for(Format::Gemini)
         .unwrap_err();
     assert_eq!(
         err.to_string(),
         "tool name `1st_tool` is invalid: gemini: 1-64 of [a-zA-Z0-9_.:-], the first a letter or `_`"
     );
-    assert!(
-        registry
-            .tools_for(Format::OpenaiChat, &Default::default())
-            .is_ok()
-    );
+    let chat = registry
+        .tools_for(Format::OpenaiChat, &Default::default())
+        .unwrap();
+    assert!(chat.losses.is_empty());
 }
 
 #[test]

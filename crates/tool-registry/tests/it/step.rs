@@ -438,3 +438,56 @@ fn hosted_calls_without_text_are_unhandled_and_with_text_a_final_answer() {
     };
     assert_eq!(text, "Sunny.");
 }
+
+/// A registered name Gemini rejects (`2fa`: its names start with a letter or `_`) is
+/// offered rewritten, with a loss, and a call of the rewritten name runs the tool; the
+/// follow-up answers with the name the model called.
+#[test]
+fn a_call_of_a_name_rewritten_for_the_format_runs_the_registered_tool() {
+    let mut registry = ToolRegistry::new();
+    registry
+        .register(
+            ToolSpec::new("2fa", "A second factor", json!({"type": "object"})).unwrap(),
+            |_| Ok("code 123456".into()),
+        )
+        .unwrap();
+    let tools = registry
+        .tools_for(Format::Gemini, &wire_convert::Options::default())
+        .unwrap();
+    assert_eq!(
+        tools.value[0]["functionDeclarations"][0]["name"], "t_2fa",
+        "{}",
+        tools.value
+    );
+    assert_eq!(tools.names.get("2fa"), "t_2fa");
+    assert_eq!(registry.names_for(Format::Gemini), tools.names);
+    assert_eq!(tools.losses.len(), 1, "{:?}", tools.losses);
+    assert_eq!(tools.losses[0].code, wire_convert::LossCode::NameRewritten);
+    // OpenAI takes the name as it is.
+    let chat = registry
+        .tools_for(Format::OpenaiChat, &wire_convert::Options::default())
+        .unwrap();
+    assert_eq!(chat.value[0]["function"]["name"], "2fa");
+    assert!(chat.names.is_empty() && chat.losses.is_empty());
+
+    let response = json!({"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"name": "t_2fa", "args": {}}}
+    ]}, "finishReason": "STOP"}]});
+    let step = registry
+        .step(Format::Gemini, &response.to_string())
+        .unwrap();
+    let Step::Continue {
+        results, follow_up, ..
+    } = step
+    else {
+        panic!("a call: {step:?}");
+    };
+    assert!(!results[0].is_error, "{:?}", results[0]);
+    assert_eq!(results[0].name.as_deref(), Some("t_2fa"));
+    let answer: serde_json::Value = serde_json::from_str(follow_up[1].get()).unwrap();
+    assert_eq!(
+        answer["parts"][0]["functionResponse"]["name"], "t_2fa",
+        "{answer}"
+    );
+    assert!(answer.to_string().contains("123456"), "{answer}");
+}

@@ -7,10 +7,11 @@
 //!   `annotations`, `execution`, `icons` and `_meta` are vendor fields of format `mcp`
 //!   (dropped with a loss elsewhere). Reading accepts any non-empty name: the naming rule
 //!   (1–128 of `[A-Za-z0-9._-]`) is a SHOULD and servers break it. Writing a name
-//!   outside the rule rewrites it (every other character `_`; a name over 128 characters
-//!   keeps 119 plus `_` and 8 hex digits of its hash; an empty one becomes `tool`) with a
-//!   `changed` loss naming both, so the caller can map calls back; [`encode_tools_list`]
-//!   also keeps the rewritten names unique. Writing an input schema: none becomes
+//!   outside the rule rewrites it by the one rewrite every conversion uses
+//!   ([`NameMap::build`](crate::NameMap::build) under `NameRule::of(Format::Mcp)`: every
+//!   other character `_`, too long cut with a hash, an empty one `tool`, kept unique)
+//!   with a `changed` loss naming both, and [`encode_tools_list`] returns the map so the
+//!   caller can map calls back. Writing an input schema: none becomes
 //!   `{"type": "object"}`; a non-object schema is wrapped as `{"input": <schema>}`
 //!   (`schema::wrap_non_object`); an object schema without `"type": "object"` gets it (a
 //!   `changed` loss); Gemini's OpenAPI dialect is read as JSON Schema first. An output

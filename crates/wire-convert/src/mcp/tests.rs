@@ -1,7 +1,7 @@
 use super::F;
 use super::decode::{decode_call, decode_result};
 use super::encode::{encode_call, encode_result};
-use super::tools::{ToolsPage, decode_tools_list, encode_tools_list, mcp_name};
+use super::tools::{ToolsPage, decode_tools_list, encode_tools_list};
 use crate::model::{
     self, Arguments, Cache, Json, Media, Message, Part, PartMeta, Reasoning, Role, Signed, Source,
     Text, Tool, ToolCall, ToolDef, ToolResult,
@@ -61,7 +61,8 @@ fn tools_list_round_trips_exactly() {
     );
     assert_eq!(weather.vendor.fields["annotations"]["readOnlyHint"], true);
     assert_eq!(page.next_cursor.as_deref(), Some("eyJwYWdlIjoyfQ=="));
-    let back = encode_tools_list(page, &mut c);
+    let (back, names) = encode_tools_list(page, &mut c);
+    assert!(names.is_empty());
     assert!(c.losses().is_empty(), "{:?}", c.losses());
     assert_eq!(wire_types::to_value(&back), json);
     assert_eq!(conformance(true, &json["tools"]), Vec::<String>::new());
@@ -235,12 +236,13 @@ fn tools_from_other_formats_are_made_valid() {
         ],
         ..Default::default()
     };
-    let out = wire_types::to_value(&encode_tools_list(page, &mut c));
+    let (list, names) = encode_tools_list(page, &mut c);
+    let out = wire_types::to_value(&list);
     assert_eq!(
         out,
         json!({"tools": [
             {"name": "get_weather_", "description": "Same name once fixed", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}},
-            {"name": "get_weather__2", "description": "Weather", "inputSchema": {"type": "object", "properties": {"input": {"type": "array"}}, "required": ["input"]}},
+            {"name": "get_weather__86c76ab7", "description": "Weather", "inputSchema": {"type": "object", "properties": {"input": {"type": "array"}}, "required": ["input"]}},
             {"name": "now", "description": "Current time", "inputSchema": {"type": "object"}}
         ]})
     );
@@ -256,8 +258,14 @@ fn tools_from_other_formats_are_made_valid() {
             "/tools/1/strict",
         ]
     );
-    assert_eq!(mcp_name(&"x".repeat(200)).len(), 128);
-    assert_eq!(mcp_name(""), "tool");
+    // The returned map restores the client's names.
+    assert_eq!(names.reverse("get_weather__86c76ab7"), "get weather!");
+    assert_eq!(names.reverse("get_weather_"), "get_weather_");
+    let rule = crate::NameRule::of(crate::Format::Mcp);
+    let long = "x".repeat(200);
+    let map = crate::NameMap::build(rule, [long.as_str(), ""]);
+    assert_eq!(map.get(&long).len(), 128);
+    assert_eq!(map.get(""), "tool");
 }
 
 #[test]

@@ -5,9 +5,8 @@ use super::F;
 use crate::ctx::extra_from;
 use crate::model::{Dialect, Tool, ToolDef, Vendor};
 use crate::vendor::Fields;
-use crate::{Ctx, Error, LossCode, passes, schema};
+use crate::{Ctx, Error, LossCode, NameMap, NameRule, passes, schema};
 use serde_json::{Map, Value};
-use std::collections::HashSet;
 use wire_types::mcp as w;
 
 /// One page of `tools/list`: the tools, the cursor of the next page, and what else the
@@ -41,32 +40,36 @@ pub(crate) fn decode_tools_list(
 }
 
 /// Writes tools as one page of `tools/list`. Tools only another format knows (hosted
-/// tools) are dropped with a loss; rewritten names are kept unique.
-pub(crate) fn encode_tools_list(page: ToolsPage, ctx: &mut Ctx<'_>) -> w::ListToolsResult {
+/// tools) are dropped with a loss; names MCP rejects are rewritten by its [`NameRule`]
+/// (the same rewrite as every conversion's, kept unique), and the map is returned.
+pub(crate) fn encode_tools_list(
+    page: ToolsPage,
+    ctx: &mut Ctx<'_>,
+) -> (w::ListToolsResult, NameMap) {
     let mut fields = ctx.vendor_fields(&page.vendor, "");
-    let mut used: HashSet<String> = page
-        .tools
-        .iter()
-        .filter_map(|t| match t {
-            Tool::Function(d) if valid_name(&d.name) => Some(d.name.clone()),
-            _ => None,
-        })
-        .collect();
+    let names = NameMap::build(
+        NameRule::of(F),
+        page.tools.iter().filter_map(|t| match t {
+            Tool::Function(d) => Some(d.name.as_str()),
+            Tool::Opaque(_) => None,
+        }),
+    );
     let mut tools = Vec::with_capacity(page.tools.len());
     for (k, t) in page.tools.into_iter().enumerate() {
         let at = format!("/tools/{k}");
         match t {
-            Tool::Function(def) => tools.push(encode_tool(def, &at, &mut used, ctx)),
+            Tool::Function(def) => tools.push(encode_tool(def, &at, &names, ctx)),
             Tool::Opaque(o) => passes::tools::drop_foreign_tool(&o, &at, ctx),
         }
     }
     let meta = fields.take_as("_meta");
-    w::ListToolsResult {
+    let list = w::ListToolsResult {
         tools,
         next_cursor: page.next_cursor,
         meta,
         extra: extra_from(fields, &page.vendor, w::ListToolsResult::FIELDS, ctx),
-    }
+    };
+    (list, names)
 }
 
 /// The tool at `at` (a pointer into the list, for errors): any non-empty name is read.
@@ -95,25 +98,18 @@ fn decode_tool(t: w::Tool, at: &str) -> Result<ToolDef, Error> {
     })
 }
 
-/// The tool `def` at neutral pointer `at`. `used`: the names taken so far in the list; a
-/// rewritten name is kept apart from them.
-fn encode_tool(def: ToolDef, at: &str, used: &mut HashSet<String>, ctx: &mut Ctx<'_>) -> w::Tool {
+/// The tool `def` at neutral pointer `at`, named by `names` (the list's rewrites).
+fn encode_tool(def: ToolDef, at: &str, names: &NameMap, ctx: &mut Ctx<'_>) -> w::Tool {
     let mut fields = ctx.vendor_fields(&def.vendor, at);
-    let mut name = mcp_name(&def.name);
+    let name = names.get(&def.name).to_owned();
     if name != def.name {
-        let base = name.clone();
-        let mut n = 2;
-        while used.contains(&name) {
-            name = mcp_name(&format!("{base}_{n}"));
-            n += 1;
-        }
-        used.insert(name.clone());
         ctx.changed(
             LossCode::NameRewritten,
             format!("{at}/name"),
             format!(
-                "tool name `{}` breaks MCP's naming rule (1-128 of [A-Za-z0-9._-]): written as `{name}`",
-                def.name
+                "tool name `{}` breaks MCP's naming rule ({}): written as `{name}`",
+                def.name,
+                NameRule::of(F).describe()
             ),
         );
     }
@@ -218,49 +214,4 @@ fn object_type(mut m: Map<String, Value>) -> (Map<String, Value>, bool) {
     out.insert("type".into(), Value::String("object".into()));
     out.extend(m);
     (out, true)
-}
-
-/// Whether a name keeps to MCP's naming rule: 1–128 of `[A-Za-z0-9._-]`.
-fn valid_name(name: &str) -> bool {
-    (1..=128).contains(&name.len())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-}
-
-/// A name that keeps to MCP's rule, derived deterministically from `name` (itself when it
-/// already does): every other character `_`; over 128 characters, 119 of them, `_` and 8
-/// hex digits of the name's hash; empty, `tool`.
-pub(super) fn mcp_name(name: &str) -> String {
-    if valid_name(name) {
-        return name.to_owned();
-    }
-    let mut out: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if out.is_empty() {
-        out.push_str("tool");
-    }
-    if out.len() > 128 {
-        out.truncate(119);
-        out = format!("{out}_{:08x}", fnv1a(name));
-    }
-    out
-}
-
-/// The 32-bit FNV-1a hash of `s`: short, stable across builds and platforms.
-fn fnv1a(s: &str) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    for b in s.bytes() {
-        h ^= u32::from(b);
-        h = h.wrapping_mul(0x0100_0193);
-    }
-    h
 }
