@@ -87,6 +87,57 @@ impl Events {
         Ok(())
     }
 
+    /// An event whose payload is `prefix`, `text` as a JSON string, then `suffix`: a
+    /// payload serialized once as a template, `text` spliced in where its empty string was.
+    pub(crate) fn push_spliced(
+        &mut self,
+        name: Option<&'static str>,
+        prefix: &str,
+        text: &str,
+        suffix: &str,
+    ) -> Result<(), Error> {
+        let fail = |e: serde_json::Error| Error::invalid("", e.to_string());
+        let splice = |out: &mut Vec<u8>| -> Result<(), Error> {
+            out.extend_from_slice(prefix.as_bytes());
+            serde_json::to_writer(&mut *out, text).map_err(fail)?;
+            out.extend_from_slice(suffix.as_bytes());
+            Ok(())
+        };
+        match self.framing {
+            Framing::Sse => {
+                if let Some(name) = name {
+                    self.out.extend_from_slice(b"event: ");
+                    self.out.extend_from_slice(name.as_bytes());
+                    self.out.push(b'\n');
+                }
+                self.out.extend_from_slice(b"data: ");
+                splice(&mut self.out)?;
+                self.out.extend_from_slice(b"\n\n");
+            }
+            Framing::Ndjson if self.wrap => {
+                self.out.extend_from_slice(b"{\"");
+                self.out
+                    .extend_from_slice(name.unwrap_or("event").as_bytes());
+                self.out.extend_from_slice(b"\":");
+                splice(&mut self.out)?;
+                self.out.extend_from_slice(b"}\n");
+            }
+            Framing::Ndjson => {
+                splice(&mut self.out)?;
+                self.out.push(b'\n');
+            }
+            Framing::EventStream => {
+                let mut data = Vec::new();
+                splice(&mut data)?;
+                let data =
+                    String::from_utf8(data).map_err(|e| Error::invalid("", e.to_string()))?;
+                let name = name.unwrap_or("event");
+                write_event_stream(&mut self.out, FrameKind::Event, name, &data);
+            }
+        }
+        Ok(())
+    }
+
     /// The `[DONE]` terminator.
     #[allow(dead_code)] // the OpenAI-style encoders end with it
     pub(crate) fn done(&mut self) {

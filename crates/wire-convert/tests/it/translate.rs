@@ -228,3 +228,47 @@ fn the_sdks_accumulate_translated_streams_as_toolwire_does() {
     assert!(compared > 0);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// OpenAI Chat text chunks written from their template (the chunk of an empty delta,
+/// serialized once) are the bytes the typed chunk writes: each payload, read and written
+/// again as `wire_types::openai_chat::StreamEvent`, is the same text, and the contents
+/// add up to the source's text, escapes included.
+#[test]
+fn chat_text_chunks_from_the_template_are_the_typed_chunks_bytes() {
+    let text = ["Hello", ", \"wörld\"", "\n\ttab\\", "", "\u{1F600} end"];
+    let mut sse = String::from(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\"content\":[],\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n\
+         event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+    );
+    for t in text {
+        let delta = serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": t}});
+        sse.push_str(&format!("event: content_block_delta\ndata: {delta}\n\n"));
+    }
+    sse.push_str("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n\
+         event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\n\
+         event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+    let mut t =
+        StreamTranslator::new(Format::Anthropic, Format::OpenaiChat, &Options::default()).unwrap();
+    let mut out = t.push(sse.as_bytes()).unwrap();
+    out.extend(t.finish().unwrap());
+    let out = String::from_utf8(out).unwrap();
+    let mut content = String::new();
+    let mut chunks = 0;
+    for data in out.split("\n\n").filter_map(|f| f.strip_prefix("data: ")) {
+        if data == "[DONE]" {
+            continue;
+        }
+        let event: wire_types::openai_chat::StreamEvent = wire_types::from_str(data).unwrap();
+        assert_eq!(wire_types::to_string(&event), data);
+        let v: serde_json::Value = serde_json::from_str(data).unwrap();
+        if let Some(c) = v
+            .pointer("/choices/0/delta/content")
+            .and_then(|c| c.as_str())
+        {
+            content.push_str(c);
+            chunks += 1;
+        }
+    }
+    assert_eq!(content, text.concat());
+    assert!(chunks >= text.len(), "{out}");
+}
