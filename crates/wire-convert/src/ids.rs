@@ -165,33 +165,48 @@ impl IdMap {
 
     /// Builds the table for `ids` (in first-seen order) under `rule`.
     pub fn build<'a>(rule: IdRule, ids: impl IntoIterator<Item = &'a str>) -> IdMap {
-        let ids: Vec<&str> = {
-            let mut seen = HashSet::new();
-            ids.into_iter().filter(|i| seen.insert(*i)).collect()
-        };
-        let mut used: HashSet<String> = ids
-            .iter()
-            .filter(|i| rule.accepts(i))
-            .map(|i| (*i).to_owned())
-            .collect();
-        let mut forward = BTreeMap::new();
-        for id in ids {
-            if rule.accepts(id) {
-                continue;
-            }
-            let mut salt = 0;
-            let new = loop {
-                let candidate = rule.derive(id, salt);
-                if !used.contains(&candidate) && rule.accepts(&candidate) {
-                    break candidate;
-                }
-                salt += 1;
-            };
-            used.insert(new.clone());
-            forward.insert(id.to_owned(), new);
+        IdMap {
+            forward: rewrites(ids, |i| rule.accepts(i), |i, salt| rule.derive(i, salt)),
         }
-        IdMap { forward }
     }
+}
+
+/// The one rewrite of tool-call ids and tool names ([`IdMap::build`],
+/// [`NameMap::build`](crate::NameMap::build)): each of `items` (first-seen order) that
+/// `accepts` refuses is written as the first `derive(item, salt)`, salt 0, 1, …, that it
+/// accepts and that no other item has (the accepted ones are reserved first), so the
+/// table is deterministic and injective.
+pub(crate) fn rewrites<'a>(
+    items: impl IntoIterator<Item = &'a str>,
+    accepts: impl Fn(&str) -> bool,
+    derive: impl Fn(&str, u32) -> String,
+) -> BTreeMap<String, String> {
+    let items: Vec<&str> = {
+        let mut seen = HashSet::new();
+        items.into_iter().filter(|i| seen.insert(*i)).collect()
+    };
+    let mut used: HashSet<String> = items
+        .iter()
+        .filter(|i| accepts(i))
+        .map(|i| (*i).to_owned())
+        .collect();
+    let mut forward = BTreeMap::new();
+    for item in items {
+        if accepts(item) {
+            continue;
+        }
+        let mut salt = 0;
+        let new = loop {
+            let candidate = derive(item, salt);
+            if !used.contains(&candidate) && accepts(&candidate) {
+                break candidate;
+            }
+            salt += 1;
+        };
+        used.insert(new.clone());
+        forward.insert(item.to_owned(), new);
+    }
+    forward
 }
 
 /// Ids mapped one at a time, as a stream brings them: each new id that breaks the rule

@@ -28,7 +28,7 @@
 //! rewritten), a salted hash suffix is used until it does not. Names the rule accepts are
 //! reserved first, so they never change and nothing collides with them.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use wire_types::Format;
 
 /// What a name's first character may be.
@@ -234,38 +234,20 @@ impl NameMap {
     /// Builds the table for `names` (in first-seen order) under `rule`: names the rule
     /// accepts are kept, the others rewritten, never onto a name already in use.
     pub fn build<'a>(rule: NameRule, names: impl IntoIterator<Item = &'a str>) -> NameMap {
-        let names: Vec<&str> = {
-            let mut seen = HashSet::new();
-            names.into_iter().filter(|n| seen.insert(*n)).collect()
-        };
-        let mut used: HashSet<String> = names
-            .iter()
-            .filter(|n| rule.accepts(n))
-            .map(|n| (*n).to_owned())
-            .collect();
-        let mut forward = BTreeMap::new();
-        for name in names {
-            if rule.accepts(name) {
-                continue;
-            }
-            let mut salt = 0;
-            let new = loop {
-                let candidate = rule.derive(name, salt);
-                if !used.contains(&candidate) && rule.accepts(&candidate) {
-                    break candidate;
-                }
-                salt += 1;
-            };
-            used.insert(new.clone());
-            forward.insert(name.to_owned(), new);
+        NameMap {
+            forward: crate::ids::rewrites(
+                names,
+                |n| rule.accepts(n),
+                |n, salt| rule.derive(n, salt),
+            ),
         }
-        NameMap { forward }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     #[test]
     fn each_rule_accepts_exactly_its_names() {
