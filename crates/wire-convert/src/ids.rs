@@ -128,45 +128,86 @@ fn base62_9(mut n: u64) -> String {
     out.iter().map(|&b| b as char).collect()
 }
 
+/// A rewrite table, source → target, with its reverse index (the rewrites are injective),
+/// so that both directions are one lookup: what [`IdMap`] and
+/// [`NameMap`](crate::NameMap) hold.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Table {
+    forward: BTreeMap<String, String>,
+    backward: BTreeMap<String, String>,
+}
+
+impl Table {
+    pub(crate) fn from_forward(forward: BTreeMap<String, String>) -> Table {
+        let backward = forward
+            .iter()
+            .map(|(s, t)| (t.clone(), s.clone()))
+            .collect();
+        Table { forward, backward }
+    }
+
+    pub(crate) fn get<'a>(&'a self, source: &'a str) -> &'a str {
+        self.forward.get(source).map_or(source, String::as_str)
+    }
+
+    pub(crate) fn rewritten(&self, source: &str) -> Option<&String> {
+        self.forward.get(source)
+    }
+
+    pub(crate) fn reverse<'a>(&'a self, target: &'a str) -> &'a str {
+        self.backward.get(target).map_or(target, String::as_str)
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.forward.iter().map(|(s, t)| (s.as_str(), t.as_str()))
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.forward.is_empty()
+    }
+
+    fn insert(&mut self, source: String, target: String) {
+        self.backward.insert(target.clone(), source.clone());
+        self.forward.insert(source, target);
+    }
+}
+
 /// A table of id rewrites: source id → target id. Reverse it to map the target's ids
 /// (in its results) back.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IdMap {
-    forward: BTreeMap<String, String>,
+    table: Table,
 }
 
 impl IdMap {
     /// The target id for a source id (itself when it was not rewritten).
     pub fn get<'a>(&'a self, source: &'a str) -> &'a str {
-        self.forward
-            .get(source)
-            .map(String::as_str)
-            .unwrap_or(source)
+        self.table.get(source)
     }
 
     /// The source id for a target id (itself when it was not rewritten).
     pub fn reverse<'a>(&'a self, target: &'a str) -> &'a str {
-        self.forward
-            .iter()
-            .find(|(_, t)| t.as_str() == target)
-            .map(|(s, _)| s.as_str())
-            .unwrap_or(target)
+        self.table.reverse(target)
     }
 
     /// The rewrites, source → target, sorted by source id.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.forward.iter().map(|(s, t)| (s.as_str(), t.as_str()))
+        self.table.iter()
     }
 
     /// Whether nothing was rewritten.
     pub fn is_empty(&self) -> bool {
-        self.forward.is_empty()
+        self.table.is_empty()
     }
 
     /// Builds the table for `ids` (in first-seen order) under `rule`.
     pub fn build<'a>(rule: IdRule, ids: impl IntoIterator<Item = &'a str>) -> IdMap {
         IdMap {
-            forward: rewrites(ids, |i| rule.accepts(i), |i, salt| rule.derive(i, salt)),
+            table: Table::from_forward(rewrites(
+                ids,
+                |i| rule.accepts(i),
+                |i, salt| rule.derive(i, salt),
+            )),
         }
     }
 }
@@ -232,7 +273,7 @@ impl IdMapper {
     /// The new id for `id` when it breaks the rule (the same one every time it comes);
     /// `None` when it is kept.
     pub(crate) fn map_id(&mut self, id: &str) -> Option<String> {
-        if let Some(t) = self.map.forward.get(id) {
+        if let Some(t) = self.map.table.rewritten(id) {
             return Some(t.clone());
         }
         // An id that obeys the rule is kept, unless an earlier rewrite already wrote it.
@@ -248,7 +289,7 @@ impl IdMapper {
             salt += 1;
         };
         self.used.insert(new.clone());
-        self.map.forward.insert(id.to_owned(), new.clone());
+        self.map.table.insert(id.to_owned(), new.clone());
         Some(new)
     }
 
@@ -298,12 +339,12 @@ fn apply(map: &IdMap, messages: &mut [crate::model::Message]) {
         for p in &mut m.content {
             match p {
                 Part::ToolCall(c) => {
-                    if let Some(t) = map.forward.get(&c.id) {
+                    if let Some(t) = map.table.rewritten(&c.id) {
                         c.id = t.clone();
                     }
                 }
                 Part::ToolResult(r) => {
-                    if let Some(t) = map.forward.get(&r.call_id) {
+                    if let Some(t) = map.table.rewritten(&r.call_id) {
                         r.call_id = t.clone();
                     }
                 }
@@ -320,7 +361,7 @@ fn report(map: &IdMap, uses: &[(&str, String)], rule: IdRule, ctx: &mut Ctx<'_>)
         first.entry(id).or_insert(at.as_str());
     }
     for (id, at) in uses {
-        if let Some(new) = map.forward.get(*id) {
+        if let Some(new) = map.table.rewritten(id) {
             if reported.insert(*id) {
                 ctx.changed(
                     LossCode::IdRewritten,

@@ -28,7 +28,6 @@
 //! rewritten), a salted hash suffix is used until it does not. Names the rule accepts are
 //! reserved first, so they never change and nothing collides with them.
 
-use std::collections::BTreeMap;
 use wire_types::Format;
 
 /// What a name's first character may be.
@@ -200,46 +199,39 @@ fn fnv1a(s: &str, salt: u32) -> u64 {
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NameMap {
-    forward: BTreeMap<String, String>,
+    table: crate::ids::Table,
 }
 
 impl NameMap {
     /// The target name for a source name (itself when it was not rewritten).
     pub fn get<'a>(&'a self, source: &'a str) -> &'a str {
-        self.forward
-            .get(source)
-            .map(String::as_str)
-            .unwrap_or(source)
+        self.table.get(source)
     }
 
     /// The source name for a target name (itself when it was not rewritten).
     pub fn reverse<'a>(&'a self, target: &'a str) -> &'a str {
-        self.forward
-            .iter()
-            .find(|(_, t)| t.as_str() == target)
-            .map(|(s, _)| s.as_str())
-            .unwrap_or(target)
+        self.table.reverse(target)
     }
 
     /// The rewrites, source → target, sorted by source name.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.forward.iter().map(|(s, t)| (s.as_str(), t.as_str()))
+        self.table.iter()
     }
 
     /// Whether nothing was rewritten.
     pub fn is_empty(&self) -> bool {
-        self.forward.is_empty()
+        self.table.is_empty()
     }
 
     /// Builds the table for `names` (in first-seen order) under `rule`: names the rule
     /// accepts are kept, the others rewritten, never onto a name already in use.
     pub fn build<'a>(rule: NameRule, names: impl IntoIterator<Item = &'a str>) -> NameMap {
         NameMap {
-            forward: crate::ids::rewrites(
+            table: crate::ids::Table::from_forward(crate::ids::rewrites(
                 names,
                 |n| rule.accepts(n),
                 |n, salt| rule.derive(n, salt),
-            ),
+            )),
         }
     }
 }
