@@ -127,6 +127,15 @@ impl NameRule {
 
     /// Whether `name` obeys the rule.
     pub fn accepts(self, name: &str) -> bool {
+        if name.is_ascii() {
+            // The common case, by bytes: one char per byte, the length in chars is `len`.
+            let b = name.as_bytes();
+            return b
+                .first()
+                .is_some_and(|&f| self.allowed_first(char::from(f)))
+                && b[1..].iter().all(|&c| self.allowed(char::from(c)))
+                && self.max.is_none_or(|m| b.len() <= m);
+        }
         let mut chars = name.chars();
         let Some(first) = chars.next() else {
             return false;

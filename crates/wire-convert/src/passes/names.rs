@@ -6,25 +6,42 @@
 use crate::model::{Message, Part, Request, Response, Tool, ToolChoice};
 use crate::{Ctx, LossCode, NameMap, NameRule};
 
-/// Every tool name of a request, with the neutral pointer of the item that uses it
+/// Where a tool name is used: a tool definition, a part of a message, the tool choice.
+/// Its pointer is written only when a loss needs it (most requests need none).
+#[derive(Clone, Copy)]
+enum Use {
+    Tool(usize),
+    Part(usize, usize),
+    Choice,
+}
+
+impl std::fmt::Display for Use {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Use::Tool(k) => write!(f, "/tools/{k}"),
+            Use::Part(i, j) => write!(f, "/messages/{i}/content/{j}"),
+            Use::Choice => f.write_str("/tool_choice"),
+        }
+    }
+}
+
+/// Every tool name of a request, with the neutral place of the item that uses it
 /// (the tool, the part, the tool choice); definitions first, so a name's loss points at
 /// its definition when it has one.
-fn collect(req: &Request) -> Vec<(&str, String)> {
+fn collect(req: &Request) -> Vec<(&str, Use)> {
     let mut out = Vec::new();
     for (k, t) in req.tools.iter().enumerate() {
         if let Tool::Function(d) = t {
-            out.push((d.name.as_str(), format!("/tools/{k}")));
+            out.push((d.name.as_str(), Use::Tool(k)));
         }
     }
     for (i, m) in req.messages.iter().enumerate() {
         for (j, p) in m.content.iter().enumerate() {
             match p {
-                Part::ToolCall(c) => {
-                    out.push((c.name.as_str(), format!("/messages/{i}/content/{j}")))
-                }
+                Part::ToolCall(c) => out.push((c.name.as_str(), Use::Part(i, j))),
                 Part::ToolResult(r) => {
                     if let Some(n) = &r.name {
-                        out.push((n.as_str(), format!("/messages/{i}/content/{j}")));
+                        out.push((n.as_str(), Use::Part(i, j)));
                     }
                 }
                 _ => {}
@@ -32,10 +49,10 @@ fn collect(req: &Request) -> Vec<(&str, String)> {
         }
     }
     match &req.tool_choice {
-        Some(ToolChoice::Tool { name }) => out.push((name.as_str(), "/tool_choice".into())),
+        Some(ToolChoice::Tool { name }) => out.push((name.as_str(), Use::Choice)),
         Some(ToolChoice::Allowed { names, .. }) => {
             for n in names {
-                out.push((n.as_str(), "/tool_choice".into()));
+                out.push((n.as_str(), Use::Choice));
             }
         }
         _ => {}
@@ -64,7 +81,7 @@ pub(crate) fn map_request(req: &mut Request, ctx: &mut Ctx<'_>) -> NameMap {
         if new != *name && reported.insert(*name) {
             ctx.changed(
                 LossCode::NameRewritten,
-                at.as_str(),
+                at.to_string(),
                 format!(
                     "tool name `{name}` is not valid for {} ({}); written as `{new}` in definitions, calls, results and tool choice (the conversion's name map restores it)",
                     ctx.format,
