@@ -15,6 +15,21 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use wire_types::Extra;
 
+/// A request's `tools` array read as neutral tools, each at the same pointer on both
+/// sides (`/tools/<k>`), by `decode`.
+pub(crate) fn decode_tools<T>(
+    tools: Option<Vec<T>>,
+    mut decode: impl FnMut(T) -> Tool,
+    ctx: &mut Ctx<'_>,
+) -> Vec<Tool> {
+    let mut out = Vec::new();
+    for (k, t) in tools.into_iter().flatten().enumerate() {
+        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
+        out.push(decode(t));
+    }
+    out
+}
+
 /// Hint: the wrapper object had no `type` (written back without one).
 pub(crate) const NO_TYPE: &str = "no_type";
 /// Hint: the wrapper object's explicit `null`s (a list of field names).
