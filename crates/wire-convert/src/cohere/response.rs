@@ -6,9 +6,9 @@ use super::hints::{CONTENT_EMPTY, PARTS, TOKENS};
 use super::{F, Turn};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, StopKind, StopReason, Usage, Vendor};
+use crate::passes::finish::{counts_dropped, stop_changed};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
-use serde_json::Value;
 use wire_types::TextOrParts;
 use wire_types::cohere as w;
 
@@ -202,44 +202,21 @@ pub(super) fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::Fin
         StopKind::ContentFilter => (w::FinishReason::Error, "ERROR"),
         StopKind::Pause | StopKind::Other => (w::FinishReason::Complete, "COMPLETE"),
     };
-    ctx.changed(
-        LossCode::StopReasonChanged,
-        at,
-        format!(
-            "stop reason `{}` has no cohere equivalent: sent as `{said}`",
-            stop_name(r)
-        ),
-    );
+    stop_changed(r, F, said, at, ctx);
     reason
-}
-
-/// How a stop reason is named in a loss: its source spelling, or its neutral kind.
-fn stop_name(r: &StopReason) -> String {
-    match &r.raw {
-        Some(raw) => raw.clone(),
-        None => match serde_json::to_value(r.kind) {
-            Ok(Value::String(k)) => k,
-            _ => format!("{:?}", r.kind),
-        },
-    }
 }
 
 /// The usage; the counts Cohere has no field for are losses.
 pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
     let mut fields = ctx.vendor_fields(&u.vendor, "/usage");
-    for (key, val) in [
-        ("cache_write_tokens", u.cache_write_tokens),
-        ("reasoning_tokens", u.reasoning_tokens),
-    ] {
-        // A zero count says nothing the totals do not.
-        if let Some(n) = val.filter(|n| *n > 0) {
-            ctx.dropped(
-                LossCode::UsageChanged,
-                format!("/usage/{key}"),
-                format!("cohere reports no {} ({n})", key.replace('_', " ")),
-            );
-        }
-    }
+    counts_dropped(
+        F,
+        &[
+            ("cache_write_tokens", u.cache_write_tokens),
+            ("reasoning_tokens", u.reasoning_tokens),
+        ],
+        ctx,
+    );
     if let Some(t) = u.total_tokens {
         let sum = u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0);
         if t != sum {

@@ -1,0 +1,50 @@
+//! How an answer ended, as chat-like targets write it: a stop reason the target has no
+//! value for, and the usage counts it has no field for, each one loss worded once for
+//! every format (Mistral, Cohere, Ollama).
+
+use crate::model::StopReason;
+use crate::{Ctx, Format, LossCode};
+use serde_json::Value;
+
+/// How a stop reason is named in a loss: its source spelling, or its neutral kind.
+pub(crate) fn stop_name(r: &StopReason) -> String {
+    match &r.raw {
+        Some(raw) => raw.clone(),
+        None => match serde_json::to_value(r.kind) {
+            Ok(Value::String(k)) => k,
+            _ => format!("{:?}", r.kind),
+        },
+    }
+}
+
+/// The loss of a stop reason `format` has no value for, sent as `said`.
+pub(crate) fn stop_changed(
+    r: &StopReason,
+    format: Format,
+    said: &str,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) {
+    ctx.changed(
+        LossCode::StopReasonChanged,
+        at.to_owned(),
+        format!(
+            "stop reason `{}` has no {format} equivalent: sent as `{said}`",
+            stop_name(r)
+        ),
+    );
+}
+
+/// The losses of the usage counts `format` reports no field for (`counts`, each named by
+/// its neutral field). A zero count says nothing the totals do not: no loss.
+pub(crate) fn counts_dropped(format: Format, counts: &[(&str, Option<u64>)], ctx: &mut Ctx<'_>) {
+    for &(key, val) in counts {
+        if let Some(n) = val.filter(|n| *n > 0) {
+            ctx.dropped(
+                LossCode::UsageChanged,
+                format!("/usage/{key}"),
+                format!("{format} reports no {} ({n})", key.replace('_', " ")),
+            );
+        }
+    }
+}
