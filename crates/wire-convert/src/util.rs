@@ -1,11 +1,11 @@
 //! Small helpers every format module uses.
 
 use crate::model::{Arguments, Opaque, Part, PartMeta, Text};
-use crate::{Ctx, LossCode, OpaqueMode};
+use crate::{Ctx, Format, LossCode, OpaqueMode};
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
-use wire_types::MaybeRaw;
+use wire_types::{MaybeRaw, TextOrParts};
 
 /// Neutral arguments of a wire field that holds them as a JSON value (Anthropic and
 /// Bedrock `input`, Gemini `args`, Ollama `arguments`).
@@ -477,6 +477,37 @@ pub(crate) fn drop_cache(ctx: &mut Ctx<'_>, meta: &PartMeta, at: &str) {
             format!("{} has no cache marker", ctx.format),
         );
     }
+}
+
+/// A text part with no text and nothing of `format`'s own on it: one a format that sends
+/// a message's content as items does not send as an empty item.
+pub(crate) fn is_empty_text(p: &Part, format: Format) -> bool {
+    matches!(p, Part::Text(t) if t.text.is_empty()
+        && t.meta.vendor.fields_for(format).is_none_or(crate::model::VendorMap::is_empty))
+}
+
+/// A message's content as a format with a string form and an item list writes it: none
+/// when no item is left (the empty string when only empty text was, `empty`), one plain
+/// text item as the string (unless the source used items, `own`), else the items.
+/// `plain` gives an item's text when it is a text with nothing more on it.
+pub(crate) fn text_or_items<T>(
+    mut items: Vec<T>,
+    empty: bool,
+    own: bool,
+    plain: impl FnOnce(T) -> Result<String, T>,
+) -> Option<TextOrParts<T>> {
+    if items.is_empty() {
+        return empty.then(|| TextOrParts::Text(String::new()));
+    }
+    if !own && items.len() == 1 {
+        if let Some(only) = items.pop() {
+            match plain(only) {
+                Ok(text) => return Some(TextOrParts::Text(text)),
+                Err(only) => items.push(only),
+            }
+        }
+    }
+    Some(TextOrParts::Parts(items))
 }
 
 #[cfg(test)]

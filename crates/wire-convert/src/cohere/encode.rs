@@ -10,7 +10,7 @@ use crate::model::{
     self, Arguments, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
 };
 use crate::passes::tools::NO_TYPE;
-use crate::util::{drop_cache, opaque_elsewhere};
+use crate::util::{self, drop_cache, opaque_elsewhere};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -198,7 +198,7 @@ fn encode_content(
     let mut out = Vec::with_capacity(parts.len());
     for (j, p) in parts {
         let pat = format!("{at}/content/{j}");
-        if !own && is_empty_text(&p) {
+        if !own && util::is_empty_text(&p, F) {
             part_meta(p.meta(), &pat, ctx);
             ctx.report_foreign_fields(&p.meta().vendor, &pat);
             empty = true;
@@ -227,26 +227,10 @@ fn encode_content(
             out.push(enc);
         }
     }
-    if out.is_empty() {
-        // Only empty text: the empty string.
-        return empty.then(|| TextOrParts::Text(String::new()));
-    }
-    if !own && out.len() == 1 {
-        if let Some(w::Content::Text(t)) = out.first() {
-            if t.extra.is_empty() {
-                if let Some(w::Content::Text(t)) = out.pop() {
-                    return Some(TextOrParts::Text(t.text));
-                }
-            }
-        }
-    }
-    Some(TextOrParts::Parts(out))
-}
-
-/// A text part with no text and nothing of Cohere's own on it.
-fn is_empty_text(p: &Part) -> bool {
-    matches!(p, Part::Text(t) if t.text.is_empty()
-        && t.meta.vendor.fields_for(F).is_none_or(model::VendorMap::is_empty))
+    util::text_or_items(out, empty, own, |c| match c {
+        w::Content::Text(t) if t.extra.is_empty() => Ok(t.text),
+        other => Err(other),
+    })
 }
 
 /// Reports a part's cache marker and signature: Cohere has a place for neither.

@@ -13,7 +13,7 @@ use crate::model::{
     Vendor,
 };
 use crate::passes::tools::NO_TYPE;
-use crate::util::{drop_cache, opaque_elsewhere};
+use crate::util::{self, drop_cache, opaque_elsewhere};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -204,7 +204,7 @@ fn encode_content(
     let mut out = Vec::with_capacity(parts.len());
     for (j, p) in parts {
         let pat = format!("{at}/content/{j}");
-        if !own && is_empty_text(&p) {
+        if !own && util::is_empty_text(&p, F) {
             report_unplaced_meta(p.meta(), &pat, ctx);
             ctx.report_foreign_fields(&p.meta().vendor, &pat);
             empty = true;
@@ -239,26 +239,10 @@ fn encode_content(
             out.push(enc);
         }
     }
-    if out.is_empty() {
-        // Only empty text: the empty string, as Mistral itself writes it.
-        return empty.then(|| TextOrParts::Text(String::new()));
-    }
-    if !own && out.len() == 1 {
-        if let Some(w::ContentChunk::Text(t)) = out.first() {
-            if t.extra.is_empty() {
-                if let Some(w::ContentChunk::Text(t)) = out.pop() {
-                    return Some(TextOrParts::Text(t.text));
-                }
-            }
-        }
-    }
-    Some(TextOrParts::Parts(out))
-}
-
-/// A text part with no text and nothing of Mistral's own on it.
-fn is_empty_text(p: &Part) -> bool {
-    matches!(p, Part::Text(t) if t.text.is_empty()
-        && t.meta.vendor.fields_for(F).is_none_or(model::VendorMap::is_empty))
+    util::text_or_items(out, empty, own, |c| match c {
+        w::ContentChunk::Text(t) if t.extra.is_empty() => Ok(t.text),
+        other => Err(other),
+    })
 }
 
 /// Reports what of a part's meta Mistral has no place for: a cache marker, a signature.
