@@ -510,6 +510,36 @@ pub(crate) fn text_or_items<T>(
     Some(TextOrParts::Parts(items))
 }
 
+/// A request's model, which the target requires: the empty string, and a loss saying to
+/// set it, when the source has none (it may be in the source's URL).
+pub(crate) fn model_or_blank(model: Option<String>, ctx: &mut Ctx<'_>) -> String {
+    model.unwrap_or_else(|| {
+        model_missing(ctx);
+        String::new()
+    })
+}
+
+/// The loss of a request without a model, where the target requires one.
+pub(crate) fn model_missing(ctx: &mut Ctx<'_>) {
+    ctx.changed(
+        LossCode::FieldDefaulted,
+        "/model",
+        "the source has no model (it may be in its URL); set `model` before sending",
+    );
+}
+
+/// The loss of `parallel_tool_calls: false` (at `at`) for `format`, which has no such
+/// switch.
+pub(crate) fn no_parallel_switch(off: Option<bool>, at: &str, format: Format, ctx: &mut Ctx<'_>) {
+    if off == Some(false) {
+        ctx.dropped(
+            LossCode::FieldUnsupported,
+            at.to_owned(),
+            format!("{format} has no switch for parallel tool calls"),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,14 +20,7 @@ use wire_types::{Extra, Format, TextOrParts};
 
 /// Encodes a neutral request as a Cohere v2 chat request.
 pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-    let model = req.model.unwrap_or_else(|| {
-        ctx.changed(
-            LossCode::FieldDefaulted,
-            "/model",
-            "the source has no model (it may be in its URL); set `model` before sending",
-        );
-        String::new()
-    });
+    let model = util::model_or_blank(req.model, ctx);
     let v = req.vendor;
     let mut fields = ctx.vendor_fields(&v, "");
     let (tools, all_strict) = encode_request_tools(req.tools, ctx);
@@ -46,13 +39,12 @@ pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
     }
     let tool_choice = encode_tool_choice(req.tool_choice, &mut fields, ctx);
     let s = req.settings;
-    if s.parallel_tool_calls == Some(false) {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            "/settings/parallel_tool_calls",
-            "cohere has no switch for parallel tool calls",
-        );
-    }
+    util::no_parallel_switch(
+        s.parallel_tool_calls,
+        "/settings/parallel_tool_calls",
+        F,
+        ctx,
+    );
     let thinking = encode_thinking_config(s.reasoning.as_ref(), &mut fields, ctx);
     let response_format = encode_response_format(req.output_format, &mut fields, ctx);
     Ok(w::Request {

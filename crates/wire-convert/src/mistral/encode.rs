@@ -26,14 +26,7 @@ pub(super) const BRIDGE: &str = "OK.";
 
 /// Encodes a neutral request as a Mistral chat request.
 pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-    let model = req.model.unwrap_or_else(|| {
-        ctx.changed(
-            LossCode::FieldDefaulted,
-            "/model",
-            "the source has no model (it may be in its URL); set `model` before sending",
-        );
-        String::new()
-    });
+    let model = util::model_or_blank(req.model, ctx);
     let v = req.vendor;
     let mut fields = ctx.vendor_fields(&v, "");
     let tools = encode_tools(req.tools, ctx);

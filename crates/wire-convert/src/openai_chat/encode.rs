@@ -12,7 +12,7 @@ use crate::model::{
     self, Arguments, Json, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
 };
 use crate::passes::tools::NO_TYPE;
-use crate::util::{drop_cache, opaque_elsewhere, set_path};
+use crate::util::{self, drop_cache, opaque_elsewhere, set_path};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -21,14 +21,7 @@ use wire_types::{Extra, TextOrParts};
 
 /// Encodes a neutral request as Chat Completions.
 pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-    let model = req.model.unwrap_or_else(|| {
-        ctx.changed(
-            LossCode::FieldDefaulted,
-            "/model",
-            "the source has no model (it may be in its URL); set `model` before sending",
-        );
-        String::new()
-    });
+    let model = util::model_or_blank(req.model, ctx);
     let mut tools = encode_tools(req.tools, ctx);
     // Built-in tools that are request fields here (`web_search_options`).
     let builtin_fields = std::mem::take(&mut ctx.request_fields);
