@@ -12,6 +12,7 @@ use crate::model::{
     self, Arguments, Json, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult,
     Vendor,
 };
+use crate::passes::results;
 use crate::passes::tools::NO_TYPE;
 use crate::util::{self, drop_cache, opaque_elsewhere};
 use crate::vendor::Fields;
@@ -572,25 +573,15 @@ fn encode_result(
     }
     let mut content = encode_content(parts, v, at, Place::Tool, ctx);
     if r.is_error {
-        ctx.changed(
-            LossCode::PartChanged,
-            format!("{at}/is_error"),
-            "mistral has no error flag on tool results: the text is prefixed `Error: `",
-        );
-        // A text that already says so gets no second `Error: `.
-        content = Some(match content {
-            None => TextOrParts::Text("Error: ".to_owned()),
-            Some(TextOrParts::Text(t)) if t.starts_with("Error:") => TextOrParts::Text(t),
-            Some(TextOrParts::Text(t)) => TextOrParts::Text(format!("Error: {t}")),
-            Some(TextOrParts::Parts(mut p)) => {
-                match p.first_mut() {
-                    Some(w::ContentChunk::Text(t)) if t.text.starts_with("Error:") => {}
-                    Some(w::ContentChunk::Text(t)) => t.text.insert_str(0, "Error: "),
-                    _ => p.insert(0, text_chunk("Error: ".to_owned())),
-                }
-                TextOrParts::Parts(p)
-            }
-        });
+        results::error_flag_lost(F, at, ctx);
+        content = Some(results::error_prefixed(
+            content,
+            |c| match c {
+                w::ContentChunk::Text(t) => Some(&mut t.text),
+                _ => None,
+            },
+            text_chunk,
+        ));
     }
     w::Message::Tool(w::ToolMessage {
         content: content.unwrap_or(TextOrParts::Text(String::new())),

@@ -416,15 +416,9 @@ fn encode_result(
         }
     }
     if r.is_error {
-        ctx.changed(
-            LossCode::PartChanged,
-            format!("{at}/is_error"),
-            "ollama has no error flag on tool results: the text is prefixed `Error: `",
-        );
+        passes::results::error_flag_lost(F, at, ctx);
         match g.texts.first_mut() {
-            // Already says so: no `Error: Error: …`.
-            Some(t) if t.starts_with("Error:") => {}
-            Some(t) => t.insert_str(0, "Error: "),
+            Some(t) => passes::results::prefix_error(t),
             None => g.texts.push("Error: ".to_owned()),
         }
     }

@@ -219,11 +219,7 @@ fn encode_result(
     }
     ctx.give_back(pat_buf);
     if r.is_error {
-        ctx.changed(
-            LossCode::PartChanged,
-            format!("{at}/is_error"),
-            "openai-chat has no error flag on tool results: the text is prefixed `Error: `",
-        );
+        crate::passes::results::error_flag_lost(F, at, ctx);
         match (text.as_mut(), parts.first_mut()) {
             (Some(t), _) if t.starts_with("Error:") => {}
             (Some(t), _) => t.insert_str(0, "Error: "),
