@@ -1,8 +1,8 @@
 //! How an answer ended, as chat-like targets write it: a stop reason the target has no
 //! value for, and the usage counts it has no field for, each one loss worded once for
-//! every format (Mistral, Cohere, Ollama).
+//! every format (Mistral, Cohere, Ollama), and the total token count they write.
 
-use crate::model::StopReason;
+use crate::model::{StopReason, Usage};
 use crate::{Ctx, Format, LossCode};
 use serde_json::Value;
 
@@ -47,4 +47,14 @@ pub(crate) fn counts_dropped(format: Format, counts: &[(&str, Option<u64>)], ctx
             );
         }
     }
+}
+
+/// The total token count `format` writes: the source's, else (for a usage from another
+/// format) the sum of the input and output counts when both are known.
+pub(crate) fn total_tokens(u: &Usage, format: Format) -> Option<u64> {
+    u.total_tokens
+        .or_else(|| match (u.input_tokens, u.output_tokens) {
+            (Some(i), Some(o)) if u.vendor.format != Some(format) => Some(i + o),
+            _ => None,
+        })
 }
