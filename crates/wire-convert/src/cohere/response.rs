@@ -7,6 +7,7 @@ use super::{F, Turn};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, StopKind, StopReason, Usage, Vendor};
 use crate::passes::finish::{counts_dropped, stop_changed};
+use crate::passes::response::first_choice_only;
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use wire_types::TextOrParts;
@@ -129,12 +130,12 @@ pub(super) fn encode_response(
     let mut finish_reason = None;
     for (i, c) in resp.choices.into_iter().enumerate() {
         let at = format!("/choices/{i}");
-        if i > 0 {
-            ctx.dropped(
-                LossCode::ChoicesDropped,
-                at,
-                "a cohere response has one message: further choices are dropped",
-            );
+        if !first_choice_only(
+            i,
+            &at,
+            "a cohere response has one message: further choices are dropped",
+            ctx,
+        ) {
             continue;
         }
         ctx.report_foreign_fields(&c.vendor, &at);
