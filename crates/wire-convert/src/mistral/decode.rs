@@ -14,6 +14,7 @@ use crate::model::{
 };
 use crate::passes::tools::NO_TYPE;
 use crate::passes::tools::decode_tools;
+use crate::passes::tools::map_function_call;
 use crate::util::opaque;
 use crate::{Ctx, Error};
 use serde_json::Value;
@@ -256,7 +257,7 @@ pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -
             format_args!("{neutral}/content/{}", msg.content.len()),
             format_args!("{at}/tool_calls/{c}"),
         );
-        map_call(
+        map_function_call(
             ctx,
             &format!("{neutral}/content/{}", msg.content.len()),
             &format!("{at}/tool_calls/{c}"),
@@ -267,16 +268,6 @@ pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -
         msg.vendor.format = Some(F);
     }
     msg
-}
-
-/// Maps the neutral fields of a call to its `function` object in the source.
-fn map_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
-    for (n, s) in [("name", "name"), ("arguments", "arguments")] {
-        ctx.map(
-            format_args!("{neutral}/{n}"),
-            format_args!("{source}/function/{s}"),
-        );
-    }
 }
 
 fn decode_call(call: w::ToolCall, id_base: &str, c: usize) -> Part {

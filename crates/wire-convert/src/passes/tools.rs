@@ -30,6 +30,17 @@ pub(crate) fn decode_tools<T>(
     out
 }
 
+/// Maps the neutral fields of a call (at `neutral`) to its OpenAI-style `function`
+/// object in the source (at `source`).
+pub(crate) fn map_function_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
+    for (n, s) in [("name", "name"), ("arguments", "arguments")] {
+        ctx.map(
+            format_args!("{neutral}/{n}"),
+            format_args!("{source}/function/{s}"),
+        );
+    }
+}
+
 /// Hint: the wrapper object had no `type` (written back without one).
 pub(crate) const NO_TYPE: &str = "no_type";
 /// Hint: the wrapper object's explicit `null`s (a list of field names).
