@@ -291,26 +291,7 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
                     .shift_remove("detail")
                     .and_then(|d| d.as_str().map(str::to_owned))
             });
-            let url = match m.source {
-                Source::Url { url } => url,
-                Source::Base64 { data } => data_url(m.media_type.as_deref(), &data),
-                Source::FileId { file_id } => {
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        at.to_owned(),
-                        format!("mistral images take a URL, not a file id (`{file_id}`)"),
-                    );
-                    return None;
-                }
-                Source::Text { .. } => {
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        at.to_owned(),
-                        "an image given as text has no form in mistral",
-                    );
-                    return None;
-                }
-            };
+            let url = crate::media::image_url(m.source, m.media_type.as_deref(), F, at, ctx)?;
             if let Some(name) = &m.name {
                 ctx.dropped(
                     LossCode::PartChanged,

@@ -337,26 +337,7 @@ fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
         Part::Image(m) => {
             let mut fields = ctx.vendor_fields(&m.meta.vendor, at);
             let detail = fields.take_as("detail");
-            let url = match m.source {
-                Source::Url { url } => url,
-                Source::Base64 { data } => data_url(m.media_type.as_deref(), &data),
-                Source::FileId { file_id } => {
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        at.to_owned(),
-                        format!("openai-chat images take a URL, not a file id (`{file_id}`)"),
-                    );
-                    return None;
-                }
-                Source::Text { .. } => {
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        at.to_owned(),
-                        "an image given as text has no form in openai-chat",
-                    );
-                    return None;
-                }
-            };
+            let url = crate::media::image_url(m.source, m.media_type.as_deref(), F, at, ctx)?;
             if m.name.is_some() {
                 ctx.dropped(
                     LossCode::PartChanged,
