@@ -540,6 +540,21 @@ pub(crate) fn no_parallel_switch(off: Option<bool>, at: &str, format: Format, ct
     }
 }
 
+/// Stop sequences as a format that takes a string or a list writes them: one sequence
+/// as the string when the source wrote it so (`as_string`), else the list.
+pub(crate) fn stop_sequences(
+    stop: Option<Vec<String>>,
+    as_string: bool,
+) -> Option<TextOrParts<String>> {
+    stop.map(|mut st| {
+        if as_string && st.len() == 1 {
+            TextOrParts::Text(st.remove(0))
+        } else {
+            TextOrParts::Parts(st)
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
