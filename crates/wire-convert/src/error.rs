@@ -63,6 +63,11 @@ impl Error {
         }
     }
 
+    /// The error of a message whose role (`tag`) the format does not have, at `at`.
+    pub(crate) fn unknown_role(at: &str, tag: &str) -> Self {
+        Error::invalid(format!("{at}/role"), format!("unknown role `{tag}`"))
+    }
+
     /// The JSON pointer of the value at fault, when the error has one.
     pub fn pointer(&self) -> Option<&str> {
         match self {

@@ -1,6 +1,8 @@
 //! Media every format shares: base64 data (the `base64` crate), image types sniffed from
 //! their first bytes, media types guessed from a URL's file name, `data:` URLs.
 
+use crate::model::Source;
+use crate::{Ctx, Format, LossCode};
 use base64::Engine;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 
@@ -118,6 +120,38 @@ pub(crate) fn data_url(media_type: Option<&str>, data: &str) -> String {
         "data:{};base64,{data}",
         media_type.unwrap_or("application/octet-stream")
     )
+}
+
+/// An image's URL (from its `source` and `media_type`) for a format whose images are
+/// URLs (`format`): its own URL, or a `data:` URL of its bytes. A file id or a text has no such form: a loss at `at`, and
+/// `None`.
+pub(crate) fn image_url(
+    source: Source,
+    media_type: Option<&str>,
+    format: Format,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) -> Option<String> {
+    match source {
+        Source::Url { url } => Some(url),
+        Source::Base64 { data } => Some(data_url(media_type, &data)),
+        Source::FileId { file_id } => {
+            ctx.dropped(
+                LossCode::PartUnsupported,
+                at.to_owned(),
+                format!("{format} images take a URL, not a file id (`{file_id}`)"),
+            );
+            None
+        }
+        Source::Text { .. } => {
+            ctx.dropped(
+                LossCode::PartUnsupported,
+                at.to_owned(),
+                format!("an image given as text has no form in {format}"),
+            );
+            None
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
 //! Small helpers every format module uses.
 
 use crate::model::{Arguments, Opaque, Part, PartMeta, Text};
-use crate::{Ctx, LossCode, OpaqueMode};
+use crate::{Ctx, Format, LossCode, OpaqueMode};
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
-use wire_types::MaybeRaw;
+use wire_types::{MaybeRaw, TextOrParts};
 
 /// Neutral arguments of a wire field that holds them as a JSON value (Anthropic and
 /// Bedrock `input`, Gemini `args`, Ollama `arguments`).
@@ -477,6 +477,82 @@ pub(crate) fn drop_cache(ctx: &mut Ctx<'_>, meta: &PartMeta, at: &str) {
             format!("{} has no cache marker", ctx.format),
         );
     }
+}
+
+/// A text part with no text and nothing of `format`'s own on it: one a format that sends
+/// a message's content as items does not send as an empty item.
+pub(crate) fn is_empty_text(p: &Part, format: Format) -> bool {
+    matches!(p, Part::Text(t) if t.text.is_empty()
+        && t.meta.vendor.fields_for(format).is_none_or(crate::model::VendorMap::is_empty))
+}
+
+/// A message's content as a format with a string form and an item list writes it: none
+/// when no item is left (the empty string when only empty text was, `empty`), one plain
+/// text item as the string (unless the source used items, `own`), else the items.
+/// `plain` gives an item's text when it is a text with nothing more on it.
+pub(crate) fn text_or_items<T>(
+    mut items: Vec<T>,
+    empty: bool,
+    own: bool,
+    plain: impl FnOnce(T) -> Result<String, T>,
+) -> Option<TextOrParts<T>> {
+    if items.is_empty() {
+        return empty.then(|| TextOrParts::Text(String::new()));
+    }
+    if !own && items.len() == 1 {
+        if let Some(only) = items.pop() {
+            match plain(only) {
+                Ok(text) => return Some(TextOrParts::Text(text)),
+                Err(only) => items.push(only),
+            }
+        }
+    }
+    Some(TextOrParts::Parts(items))
+}
+
+/// A request's model, which the target requires: the empty string, and a loss saying to
+/// set it, when the source has none (it may be in the source's URL).
+pub(crate) fn model_or_blank(model: Option<String>, ctx: &mut Ctx<'_>) -> String {
+    model.unwrap_or_else(|| {
+        model_missing(ctx);
+        String::new()
+    })
+}
+
+/// The loss of a request without a model, where the target requires one.
+pub(crate) fn model_missing(ctx: &mut Ctx<'_>) {
+    ctx.changed(
+        LossCode::FieldDefaulted,
+        "/model",
+        "the source has no model (it may be in its URL); set `model` before sending",
+    );
+}
+
+/// The loss of `parallel_tool_calls: false` (at `at`) for `format`, which has no such
+/// switch.
+pub(crate) fn no_parallel_switch(off: Option<bool>, at: &str, format: Format, ctx: &mut Ctx<'_>) {
+    if off == Some(false) {
+        ctx.dropped(
+            LossCode::FieldUnsupported,
+            at.to_owned(),
+            format!("{format} has no switch for parallel tool calls"),
+        );
+    }
+}
+
+/// Stop sequences as a format that takes a string or a list writes them: one sequence
+/// as the string when the source wrote it so (`as_string`), else the list.
+pub(crate) fn stop_sequences(
+    stop: Option<Vec<String>>,
+    as_string: bool,
+) -> Option<TextOrParts<String>> {
+    stop.map(|mut st| {
+        if as_string && st.len() == 1 {
+            TextOrParts::Text(st.remove(0))
+        } else {
+            TextOrParts::Parts(st)
+        }
+    })
 }
 
 #[cfg(test)]

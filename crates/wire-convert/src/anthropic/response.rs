@@ -5,6 +5,7 @@ use super::encode::{Known, encode_part};
 use super::{F, Place, hints};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, Message, Role, StopKind, StopReason, Usage, Vendor};
+use crate::passes::response::first_choice_only;
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -182,12 +183,12 @@ pub(super) fn encode_response(
     let mut stop_reason = None;
     for (i, c) in choices.into_iter().enumerate() {
         let at = format!("/choices/{i}");
-        if i > 0 {
-            ctx.dropped(
-                LossCode::ChoicesDropped,
-                at,
-                "an anthropic response has one answer: only the first choice is kept",
-            );
+        if !first_choice_only(
+            i,
+            &at,
+            "an anthropic response has one answer: only the first choice is kept",
+            ctx,
+        ) {
             continue;
         }
         ctx.report_foreign_fields(&c.vendor, &at);

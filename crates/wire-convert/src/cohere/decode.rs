@@ -11,6 +11,8 @@ use crate::model::{
     ToolResult, Vendor,
 };
 use crate::passes::tools::NO_TYPE;
+use crate::passes::tools::decode_tools;
+use crate::passes::tools::map_function_call;
 use crate::util::opaque;
 use crate::{Ctx, Error};
 use serde_json::Value;
@@ -62,18 +64,13 @@ pub(super) fn decode_request(
             }
             w::Message::Tool(t) => push_result(&mut out.messages, t, &at, ctx),
             other => {
-                return Err(Error::invalid(
-                    format!("{at}/role"),
-                    format!("unknown role `{}`", other.tag()),
-                ));
+                return Err(Error::unknown_role(&at, other.tag()));
             }
         }
     }
 
-    for (k, t) in req.tools.take().into_iter().flatten().enumerate() {
-        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
-        out.tools.push(decode_tool(t));
-    }
+    out.tools
+        .extend(decode_tools(req.tools.take(), decode_tool, ctx));
 
     out.tool_choice = decode_tool_choice(req.tool_choice.take(), &mut v, ctx);
     out.settings = decode_settings(&mut req, &mut v, ctx);
@@ -239,7 +236,7 @@ pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -
             format_args!("{neutral}/content/{}", msg.content.len()),
             format_args!("{at}/tool_calls/{c}"),
         );
-        map_call(
+        map_function_call(
             ctx,
             &format!("{neutral}/content/{}", msg.content.len()),
             &format!("{at}/tool_calls/{c}"),
@@ -247,16 +244,6 @@ pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -
         msg.content.push(decode_call(call, id_base, c, ctx));
     }
     msg
-}
-
-/// Maps the neutral fields of a call to its `function` object in the source.
-fn map_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
-    for (n, s) in [("name", "name"), ("arguments", "arguments")] {
-        ctx.map(
-            format_args!("{neutral}/{n}"),
-            format_args!("{source}/function/{s}"),
-        );
-    }
 }
 
 /// Call `c` of a turn (`id_base`: the neutral message pointer, for a synthetic id); a

@@ -9,8 +9,9 @@ use crate::media::data_url;
 use crate::model::{
     self, Arguments, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
 };
+use crate::passes::results;
 use crate::passes::tools::NO_TYPE;
-use crate::util::{drop_cache, opaque_elsewhere};
+use crate::util::{self, drop_cache, opaque_elsewhere};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -20,14 +21,7 @@ use wire_types::{Extra, Format, TextOrParts};
 
 /// Encodes a neutral request as a Cohere v2 chat request.
 pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-    let model = req.model.unwrap_or_else(|| {
-        ctx.changed(
-            LossCode::FieldDefaulted,
-            "/model",
-            "the source has no model (it may be in its URL); set `model` before sending",
-        );
-        String::new()
-    });
+    let model = util::model_or_blank(req.model, ctx);
     let v = req.vendor;
     let mut fields = ctx.vendor_fields(&v, "");
     let (tools, all_strict) = encode_request_tools(req.tools, ctx);
@@ -46,13 +40,12 @@ pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
     }
     let tool_choice = encode_tool_choice(req.tool_choice, &mut fields, ctx);
     let s = req.settings;
-    if s.parallel_tool_calls == Some(false) {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            "/settings/parallel_tool_calls",
-            "cohere has no switch for parallel tool calls",
-        );
-    }
+    util::no_parallel_switch(
+        s.parallel_tool_calls,
+        "/settings/parallel_tool_calls",
+        F,
+        ctx,
+    );
     let thinking = encode_thinking_config(s.reasoning.as_ref(), &mut fields, ctx);
     let response_format = encode_response_format(req.output_format, &mut fields, ctx);
     Ok(w::Request {
@@ -198,7 +191,7 @@ fn encode_content(
     let mut out = Vec::with_capacity(parts.len());
     for (j, p) in parts {
         let pat = format!("{at}/content/{j}");
-        if !own && is_empty_text(&p) {
+        if !own && util::is_empty_text(&p, F) {
             part_meta(p.meta(), &pat, ctx);
             ctx.report_foreign_fields(&p.meta().vendor, &pat);
             empty = true;
@@ -227,26 +220,10 @@ fn encode_content(
             out.push(enc);
         }
     }
-    if out.is_empty() {
-        // Only empty text: the empty string.
-        return empty.then(|| TextOrParts::Text(String::new()));
-    }
-    if !own && out.len() == 1 {
-        if let Some(w::Content::Text(t)) = out.first() {
-            if t.extra.is_empty() {
-                if let Some(w::Content::Text(t)) = out.pop() {
-                    return Some(TextOrParts::Text(t.text));
-                }
-            }
-        }
-    }
-    Some(TextOrParts::Parts(out))
-}
-
-/// A text part with no text and nothing of Cohere's own on it.
-fn is_empty_text(p: &Part) -> bool {
-    matches!(p, Part::Text(t) if t.text.is_empty()
-        && t.meta.vendor.fields_for(F).is_none_or(model::VendorMap::is_empty))
+    util::text_or_items(out, empty, own, |c| match c {
+        w::Content::Text(t) if t.extra.is_empty() => Ok(t.text),
+        other => Err(other),
+    })
 }
 
 /// Reports a part's cache marker and signature: Cohere has a place for neither.
@@ -499,25 +476,15 @@ fn encode_result(
     let parts = r.content.into_iter().enumerate().collect();
     let mut content = encode_content(parts, v, at, Place::Tool, ctx);
     if r.is_error {
-        ctx.changed(
-            LossCode::PartChanged,
-            format!("{at}/is_error"),
-            "cohere has no error flag on tool results: the text is prefixed `Error: `",
-        );
-        // A text that already says so gets no second `Error: `.
-        content = Some(match content {
-            None => TextOrParts::Text("Error: ".to_owned()),
-            Some(TextOrParts::Text(t)) if t.starts_with("Error:") => TextOrParts::Text(t),
-            Some(TextOrParts::Text(t)) => TextOrParts::Text(format!("Error: {t}")),
-            Some(TextOrParts::Parts(mut p)) => {
-                match p.first_mut() {
-                    Some(w::Content::Text(t)) if t.text.starts_with("Error:") => {}
-                    Some(w::Content::Text(t)) => t.text.insert_str(0, "Error: "),
-                    _ => p.insert(0, text_item("Error: ".to_owned())),
-                }
-                TextOrParts::Parts(p)
-            }
-        });
+        results::error_flag_lost(F, at, ctx);
+        content = Some(results::error_prefixed(
+            content,
+            |c| match c {
+                w::Content::Text(t) => Some(&mut t.text),
+                _ => None,
+            },
+            text_item,
+        ));
     }
     w::Message::Tool(w::ToolMessage {
         tool_call_id: r.call_id,

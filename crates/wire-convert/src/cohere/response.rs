@@ -6,9 +6,10 @@ use super::hints::{CONTENT_EMPTY, PARTS, TOKENS};
 use super::{F, Turn};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, StopKind, StopReason, Usage, Vendor};
+use crate::passes::finish::{counts_dropped, stop_changed};
+use crate::passes::response::first_choice_only;
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
-use serde_json::Value;
 use wire_types::TextOrParts;
 use wire_types::cohere as w;
 
@@ -129,12 +130,12 @@ pub(super) fn encode_response(
     let mut finish_reason = None;
     for (i, c) in resp.choices.into_iter().enumerate() {
         let at = format!("/choices/{i}");
-        if i > 0 {
-            ctx.dropped(
-                LossCode::ChoicesDropped,
-                at,
-                "a cohere response has one message: further choices are dropped",
-            );
+        if !first_choice_only(
+            i,
+            &at,
+            "a cohere response has one message: further choices are dropped",
+            ctx,
+        ) {
             continue;
         }
         ctx.report_foreign_fields(&c.vendor, &at);
@@ -202,44 +203,21 @@ pub(super) fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::Fin
         StopKind::ContentFilter => (w::FinishReason::Error, "ERROR"),
         StopKind::Pause | StopKind::Other => (w::FinishReason::Complete, "COMPLETE"),
     };
-    ctx.changed(
-        LossCode::StopReasonChanged,
-        at,
-        format!(
-            "stop reason `{}` has no cohere equivalent: sent as `{said}`",
-            stop_name(r)
-        ),
-    );
+    stop_changed(r, F, said, at, ctx);
     reason
-}
-
-/// How a stop reason is named in a loss: its source spelling, or its neutral kind.
-fn stop_name(r: &StopReason) -> String {
-    match &r.raw {
-        Some(raw) => raw.clone(),
-        None => match serde_json::to_value(r.kind) {
-            Ok(Value::String(k)) => k,
-            _ => format!("{:?}", r.kind),
-        },
-    }
 }
 
 /// The usage; the counts Cohere has no field for are losses.
 pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
     let mut fields = ctx.vendor_fields(&u.vendor, "/usage");
-    for (key, val) in [
-        ("cache_write_tokens", u.cache_write_tokens),
-        ("reasoning_tokens", u.reasoning_tokens),
-    ] {
-        // A zero count says nothing the totals do not.
-        if let Some(n) = val.filter(|n| *n > 0) {
-            ctx.dropped(
-                LossCode::UsageChanged,
-                format!("/usage/{key}"),
-                format!("cohere reports no {} ({n})", key.replace('_', " ")),
-            );
-        }
-    }
+    counts_dropped(
+        F,
+        &[
+            ("cache_write_tokens", u.cache_write_tokens),
+            ("reasoning_tokens", u.reasoning_tokens),
+        ],
+        ctx,
+    );
     if let Some(t) = u.total_tokens {
         let sum = u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0);
         if t != sum {

@@ -13,6 +13,8 @@ use crate::model::{
     Vendor,
 };
 use crate::passes::tools::NO_TYPE;
+use crate::passes::tools::decode_tools;
+use crate::passes::tools::map_function_call;
 use crate::util::opaque;
 use crate::{Ctx, Error};
 use serde_json::Value;
@@ -64,18 +66,13 @@ pub(crate) fn decode_request(
                 push_result(&mut out.messages, t, call_id, &at, ctx);
             }
             other => {
-                return Err(Error::invalid(
-                    format!("{at}/role"),
-                    format!("unknown role `{}`", other.tag()),
-                ));
+                return Err(Error::unknown_role(&at, other.tag()));
             }
         }
     }
 
-    for (k, t) in req.tools.take().into_iter().flatten().enumerate() {
-        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
-        out.tools.push(decode_tool(t));
-    }
+    out.tools
+        .extend(decode_tools(req.tools.take(), decode_tool, ctx));
     out.tool_choice = decode_tool_choice(req.tool_choice.take(), &mut v, ctx);
     out.settings = decode_settings(&mut req, &mut v, ctx);
     out.output_format = decode_output_format(req.response_format.take(), &mut v, ctx);
@@ -260,7 +257,7 @@ pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -
             format_args!("{neutral}/content/{}", msg.content.len()),
             format_args!("{at}/tool_calls/{c}"),
         );
-        map_call(
+        map_function_call(
             ctx,
             &format!("{neutral}/content/{}", msg.content.len()),
             &format!("{at}/tool_calls/{c}"),
@@ -271,16 +268,6 @@ pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -
         msg.vendor.format = Some(F);
     }
     msg
-}
-
-/// Maps the neutral fields of a call to its `function` object in the source.
-fn map_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
-    for (n, s) in [("name", "name"), ("arguments", "arguments")] {
-        ctx.map(
-            format_args!("{neutral}/{n}"),
-            format_args!("{source}/function/{s}"),
-        );
-    }
 }
 
 fn decode_call(call: w::ToolCall, id_base: &str, c: usize) -> Part {

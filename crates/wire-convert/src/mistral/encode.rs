@@ -12,8 +12,9 @@ use crate::model::{
     self, Arguments, Json, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult,
     Vendor,
 };
+use crate::passes::results;
 use crate::passes::tools::NO_TYPE;
-use crate::util::{drop_cache, opaque_elsewhere};
+use crate::util::{self, drop_cache, opaque_elsewhere};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -26,14 +27,7 @@ pub(super) const BRIDGE: &str = "OK.";
 
 /// Encodes a neutral request as a Mistral chat request.
 pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-    let model = req.model.unwrap_or_else(|| {
-        ctx.changed(
-            LossCode::FieldDefaulted,
-            "/model",
-            "the source has no model (it may be in its URL); set `model` before sending",
-        );
-        String::new()
-    });
+    let model = util::model_or_blank(req.model, ctx);
     let v = req.vendor;
     let mut fields = ctx.vendor_fields(&v, "");
     let tools = encode_tools(req.tools, ctx);
@@ -204,7 +198,7 @@ fn encode_content(
     let mut out = Vec::with_capacity(parts.len());
     for (j, p) in parts {
         let pat = format!("{at}/content/{j}");
-        if !own && is_empty_text(&p) {
+        if !own && util::is_empty_text(&p, F) {
             report_unplaced_meta(p.meta(), &pat, ctx);
             ctx.report_foreign_fields(&p.meta().vendor, &pat);
             empty = true;
@@ -239,26 +233,10 @@ fn encode_content(
             out.push(enc);
         }
     }
-    if out.is_empty() {
-        // Only empty text: the empty string, as Mistral itself writes it.
-        return empty.then(|| TextOrParts::Text(String::new()));
-    }
-    if !own && out.len() == 1 {
-        if let Some(w::ContentChunk::Text(t)) = out.first() {
-            if t.extra.is_empty() {
-                if let Some(w::ContentChunk::Text(t)) = out.pop() {
-                    return Some(TextOrParts::Text(t.text));
-                }
-            }
-        }
-    }
-    Some(TextOrParts::Parts(out))
-}
-
-/// A text part with no text and nothing of Mistral's own on it.
-fn is_empty_text(p: &Part) -> bool {
-    matches!(p, Part::Text(t) if t.text.is_empty()
-        && t.meta.vendor.fields_for(F).is_none_or(model::VendorMap::is_empty))
+    util::text_or_items(out, empty, own, |c| match c {
+        w::ContentChunk::Text(t) if t.extra.is_empty() => Ok(t.text),
+        other => Err(other),
+    })
 }
 
 /// Reports what of a part's meta Mistral has no place for: a cache marker, a signature.
@@ -313,26 +291,7 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
                     .shift_remove("detail")
                     .and_then(|d| d.as_str().map(str::to_owned))
             });
-            let url = match m.source {
-                Source::Url { url } => url,
-                Source::Base64 { data } => data_url(m.media_type.as_deref(), &data),
-                Source::FileId { file_id } => {
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        at.to_owned(),
-                        format!("mistral images take a URL, not a file id (`{file_id}`)"),
-                    );
-                    return None;
-                }
-                Source::Text { .. } => {
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        at.to_owned(),
-                        "an image given as text has no form in mistral",
-                    );
-                    return None;
-                }
-            };
+            let url = crate::media::image_url(m.source, m.media_type.as_deref(), F, at, ctx)?;
             if let Some(name) = &m.name {
                 ctx.dropped(
                     LossCode::PartChanged,
@@ -595,25 +554,15 @@ fn encode_result(
     }
     let mut content = encode_content(parts, v, at, Place::Tool, ctx);
     if r.is_error {
-        ctx.changed(
-            LossCode::PartChanged,
-            format!("{at}/is_error"),
-            "mistral has no error flag on tool results: the text is prefixed `Error: `",
-        );
-        // A text that already says so gets no second `Error: `.
-        content = Some(match content {
-            None => TextOrParts::Text("Error: ".to_owned()),
-            Some(TextOrParts::Text(t)) if t.starts_with("Error:") => TextOrParts::Text(t),
-            Some(TextOrParts::Text(t)) => TextOrParts::Text(format!("Error: {t}")),
-            Some(TextOrParts::Parts(mut p)) => {
-                match p.first_mut() {
-                    Some(w::ContentChunk::Text(t)) if t.text.starts_with("Error:") => {}
-                    Some(w::ContentChunk::Text(t)) => t.text.insert_str(0, "Error: "),
-                    _ => p.insert(0, text_chunk("Error: ".to_owned())),
-                }
-                TextOrParts::Parts(p)
-            }
-        });
+        results::error_flag_lost(F, at, ctx);
+        content = Some(results::error_prefixed(
+            content,
+            |c| match c {
+                w::ContentChunk::Text(t) => Some(&mut t.text),
+                _ => None,
+            },
+            text_chunk,
+        ));
     }
     w::Message::Tool(w::ToolMessage {
         content: content.unwrap_or(TextOrParts::Text(String::new())),

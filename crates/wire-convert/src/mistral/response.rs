@@ -6,8 +6,9 @@ use super::encode::encode_turn;
 use super::hints::{FINISH_NULL, INDEX, OBJECT, PROMPT_DETAILS};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, StopKind, StopReason, Usage, Vendor};
+use crate::passes::finish::{counts_dropped, stop_changed};
 use crate::vendor::Fields;
-use crate::{Ctx, Error, LossCode};
+use crate::{Ctx, Error};
 use serde_json::Value;
 use wire_types::mistral as w;
 
@@ -194,26 +195,8 @@ pub(super) fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::Fin
         StopKind::ContentFilter => (w::FinishReason::Error, "error"),
         StopKind::Pause | StopKind::Other => (w::FinishReason::Stop, "stop"),
     };
-    ctx.changed(
-        LossCode::StopReasonChanged,
-        at.to_owned(),
-        format!(
-            "stop reason `{}` has no mistral equivalent: sent as `{said}`",
-            stop_name(r)
-        ),
-    );
+    stop_changed(r, F, said, at, ctx);
     reason
-}
-
-/// How a stop reason is named in a loss: its source spelling, or its neutral kind.
-fn stop_name(r: &StopReason) -> String {
-    match &r.raw {
-        Some(raw) => raw.clone(),
-        None => match serde_json::to_value(r.kind) {
-            Ok(Value::String(k)) => k,
-            _ => format!("{:?}", r.kind),
-        },
-    }
 }
 
 /// The usage: the counts of the SDK's `UsageInfo` (`prompt_tokens`, `completion_tokens`,
@@ -229,20 +212,15 @@ pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
     } else {
         u.cached_input_tokens
     };
-    for (key, val) in [
-        ("cached_input_tokens", cached),
-        ("cache_write_tokens", u.cache_write_tokens),
-        ("reasoning_tokens", u.reasoning_tokens),
-    ] {
-        // A zero count says nothing the totals do not.
-        if let Some(n) = val.filter(|n| *n > 0) {
-            ctx.dropped(
-                LossCode::UsageChanged,
-                format!("/usage/{key}"),
-                format!("mistral reports no {} ({n})", key.replace('_', " ")),
-            );
-        }
-    }
+    counts_dropped(
+        F,
+        &[
+            ("cached_input_tokens", cached),
+            ("cache_write_tokens", u.cache_write_tokens),
+            ("reasoning_tokens", u.reasoning_tokens),
+        ],
+        ctx,
+    );
     let prompt_tokens_details = if own_details {
         let mut d: w::PromptTokensDetails = details
             .and_then(|d| serde_json::from_value(d).ok())
@@ -252,12 +230,7 @@ pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
     } else {
         None
     };
-    let total = u
-        .total_tokens
-        .or_else(|| match (u.input_tokens, u.output_tokens) {
-            (Some(i), Some(o)) if u.vendor.format != Some(F) => Some(i + o),
-            _ => None,
-        });
+    let total = crate::passes::finish::total_tokens(&u, F);
     w::Usage {
         prompt_tokens: u.input_tokens,
         completion_tokens: u.output_tokens,

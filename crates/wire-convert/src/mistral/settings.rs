@@ -182,13 +182,7 @@ pub(super) fn encode_settings(
     out.max_tokens = max_tokens;
     out.temperature = temperature;
     out.top_p = top_p;
-    out.stop = stop.map(|mut st| {
-        if v.flag(F, STOP_STRING) && st.len() == 1 {
-            TextOrParts::Text(st.remove(0))
-        } else {
-            TextOrParts::Parts(st)
-        }
-    });
+    out.stop = crate::util::stop_sequences(stop, v.flag(F, STOP_STRING));
     out.presence_penalty = presence_penalty;
     out.frequency_penalty = frequency_penalty;
     out.stream = stream;

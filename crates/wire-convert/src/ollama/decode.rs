@@ -11,6 +11,7 @@ use crate::ids::synthetic_id;
 use crate::model::{
     self, Media, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
 };
+use crate::passes::tools::map_function_call;
 use crate::{Ctx, Error, media, util};
 use serde_json::Value;
 use wire_types::ollama as w;
@@ -147,7 +148,7 @@ pub(super) fn decode_turn(
                     format_args!("{neutral}/content/{}", msg.content.len()),
                     format_args!("{at}/tool_calls/{c}"),
                 );
-                map_call(
+                map_function_call(
                     ctx,
                     &format!("{neutral}/content/{}", msg.content.len()),
                     &format!("{at}/tool_calls/{c}"),
@@ -175,16 +176,6 @@ fn image(data: String) -> Part {
         name: None,
         meta: PartMeta::default(),
     })
-}
-
-/// Maps the neutral fields of a call to its `function` object in the source.
-fn map_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
-    for (n, s) in [("name", "name"), ("arguments", "arguments")] {
-        ctx.map(
-            format_args!("{neutral}/{n}"),
-            format_args!("{source}/function/{s}"),
-        );
-    }
 }
 
 /// A call of the message at neutral pointer `neutral` (`c`: its index among the calls,

@@ -13,7 +13,7 @@ use crate::ctx::extra_from;
 use crate::model::{
     self, Media, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
 };
-use crate::util::{drop_cache, opaque_elsewhere};
+use crate::util::{self, drop_cache, opaque_elsewhere};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode, passes};
 use serde_json::Value;
@@ -29,14 +29,7 @@ pub(super) struct State {
 
 /// Encodes a neutral request as an `/api/chat` request.
 pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-    let model = req.model.unwrap_or_else(|| {
-        ctx.changed(
-            LossCode::FieldDefaulted,
-            "/model",
-            "the source has no model (it may be in its URL); set `model` before sending",
-        );
-        String::new()
-    });
+    let model = util::model_or_blank(req.model, ctx);
     let v = req.vendor;
     let mut fields = ctx.vendor_fields(&v, "");
     let tools = if encode_tool_choice(req.tool_choice.as_ref(), req.tools.len(), ctx) {
@@ -51,13 +44,7 @@ pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
     }
     let s = req.settings;
     let options = encode_options(&s, &mut fields, &v);
-    if s.parallel_tool_calls == Some(false) {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            "/parallel_tool_calls",
-            "ollama has no switch for parallel tool calls",
-        );
-    }
+    util::no_parallel_switch(s.parallel_tool_calls, "/parallel_tool_calls", F, ctx);
     let think = encode_think(s.reasoning.as_ref(), &mut fields, ctx);
     let format = encode_format(req.output_format, &mut fields, ctx);
     Ok(w::Request {
@@ -429,15 +416,9 @@ fn encode_result(
         }
     }
     if r.is_error {
-        ctx.changed(
-            LossCode::PartChanged,
-            format!("{at}/is_error"),
-            "ollama has no error flag on tool results: the text is prefixed `Error: `",
-        );
+        passes::results::error_flag_lost(F, at, ctx);
         match g.texts.first_mut() {
-            // Already says so: no `Error: Error: …`.
-            Some(t) if t.starts_with("Error:") => {}
-            Some(t) => t.insert_str(0, "Error: "),
+            Some(t) => passes::results::prefix_error(t),
             None => g.texts.push("Error: ".to_owned()),
         }
     }

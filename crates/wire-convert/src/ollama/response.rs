@@ -6,6 +6,8 @@ use super::hints::{DONE, NO_DONE_REASON, NO_MESSAGE};
 use super::{F, plain_message};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, Role, StopKind, StopReason, Usage, Vendor};
+use crate::passes::finish::{counts_dropped, stop_changed};
+use crate::passes::response::first_choice_only;
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode, util};
 use serde_json::Value;
@@ -141,12 +143,12 @@ pub(super) fn encode_response(
     let mut done_reason = None;
     for (i, c) in resp.choices.into_iter().enumerate() {
         let at = format!("/choices/{i}");
-        if i > 0 {
-            ctx.dropped(
-                LossCode::ChoicesDropped,
-                at,
-                "an ollama response has one message: further choices are dropped",
-            );
+        if !first_choice_only(
+            i,
+            &at,
+            "an ollama response has one message: further choices are dropped",
+            ctx,
+        ) {
             continue;
         }
         ctx.report_foreign_fields(&c.vendor, &at);
@@ -210,47 +212,24 @@ fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::DoneReason {
         StopKind::EndTurn | StopKind::StopSequence | StopKind::ToolUse => w::DoneReason::Stop,
         StopKind::MaxTokens => w::DoneReason::Length,
         StopKind::ContentFilter | StopKind::Pause | StopKind::Error | StopKind::Other => {
-            ctx.changed(
-                LossCode::StopReasonChanged,
-                at,
-                format!(
-                    "stop reason `{}` has no ollama equivalent: sent as `stop`",
-                    stop_name(r)
-                ),
-            );
+            stop_changed(r, F, "stop", at, ctx);
             w::DoneReason::Stop
         }
-    }
-}
-
-/// How a stop reason is named in a loss: its source spelling, or its neutral kind.
-fn stop_name(r: &StopReason) -> String {
-    match &r.raw {
-        Some(raw) => raw.clone(),
-        None => match serde_json::to_value(r.kind) {
-            Ok(Value::String(k)) => k,
-            _ => format!("{:?}", r.kind),
-        },
     }
 }
 
 /// `(prompt_eval_count, eval_count)`; the breakdowns Ollama has no field for are losses.
 fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> (Option<u64>, Option<u64>) {
     ctx.report_foreign_fields(&u.vendor, "/usage");
-    for (key, val) in [
-        ("cached_input_tokens", u.cached_input_tokens),
-        ("cache_write_tokens", u.cache_write_tokens),
-        ("reasoning_tokens", u.reasoning_tokens),
-    ] {
-        // A zero count says nothing Ollama's totals do not.
-        if let Some(n) = val.filter(|n| *n > 0) {
-            ctx.dropped(
-                LossCode::UsageChanged,
-                format!("/usage/{key}"),
-                format!("ollama reports no {} ({n})", key.replace('_', " ")),
-            );
-        }
-    }
+    counts_dropped(
+        F,
+        &[
+            ("cached_input_tokens", u.cached_input_tokens),
+            ("cache_write_tokens", u.cache_write_tokens),
+            ("reasoning_tokens", u.reasoning_tokens),
+        ],
+        ctx,
+    );
     if let Some(t) = u.total_tokens {
         let sum = u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0);
         if t != sum {

@@ -13,6 +13,7 @@ use crate::model::{
     Vendor,
 };
 use crate::passes::tools::NO_TYPE;
+use crate::passes::tools::decode_tools;
 use crate::util::{self, keep, opaque};
 use crate::{Ctx, Error};
 use serde_json::{Map, Value};
@@ -82,18 +83,13 @@ pub(crate) fn decode_request(
             }
             other => {
                 // `validate_request` refuses these before decoding; never panic on one.
-                return Err(Error::invalid(
-                    format!("{at}/role"),
-                    format!("unknown role `{}`", other.tag()),
-                ));
+                return Err(Error::unknown_role(at, other.tag()));
             }
         }
     }
 
-    for (k, t) in req.tools.take().into_iter().flatten().enumerate() {
-        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
-        out.tools.push(decode_tool(t));
-    }
+    out.tools
+        .extend(decode_tools(req.tools.take(), decode_tool, ctx));
     out.tool_choice = decode_tool_choice(req.tool_choice.take(), &mut v);
     out.settings = decode_settings(&mut req, &mut v, ctx);
     out.output_format = decode_output_format(req.response_format.take(), &mut v, ctx);

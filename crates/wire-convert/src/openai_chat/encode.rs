@@ -12,7 +12,7 @@ use crate::model::{
     self, Arguments, Json, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
 };
 use crate::passes::tools::NO_TYPE;
-use crate::util::{drop_cache, opaque_elsewhere, set_path};
+use crate::util::{self, drop_cache, opaque_elsewhere, set_path};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -21,14 +21,7 @@ use wire_types::{Extra, TextOrParts};
 
 /// Encodes a neutral request as Chat Completions.
 pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-    let model = req.model.unwrap_or_else(|| {
-        ctx.changed(
-            LossCode::FieldDefaulted,
-            "/model",
-            "the source has no model (it may be in its URL); set `model` before sending",
-        );
-        String::new()
-    });
+    let model = util::model_or_blank(req.model, ctx);
     let mut tools = encode_tools(req.tools, ctx);
     // Built-in tools that are request fields here (`web_search_options`).
     let builtin_fields = std::mem::take(&mut ctx.request_fields);
@@ -226,11 +219,7 @@ fn encode_result(
     }
     ctx.give_back(pat_buf);
     if r.is_error {
-        ctx.changed(
-            LossCode::PartChanged,
-            format!("{at}/is_error"),
-            "openai-chat has no error flag on tool results: the text is prefixed `Error: `",
-        );
+        crate::passes::results::error_flag_lost(F, at, ctx);
         match (text.as_mut(), parts.first_mut()) {
             (Some(t), _) if t.starts_with("Error:") => {}
             (Some(t), _) => t.insert_str(0, "Error: "),
@@ -348,26 +337,7 @@ fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
         Part::Image(m) => {
             let mut fields = ctx.vendor_fields(&m.meta.vendor, at);
             let detail = fields.take_as("detail");
-            let url = match m.source {
-                Source::Url { url } => url,
-                Source::Base64 { data } => data_url(m.media_type.as_deref(), &data),
-                Source::FileId { file_id } => {
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        at.to_owned(),
-                        format!("openai-chat images take a URL, not a file id (`{file_id}`)"),
-                    );
-                    return None;
-                }
-                Source::Text { .. } => {
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        at.to_owned(),
-                        "an image given as text has no form in openai-chat",
-                    );
-                    return None;
-                }
-            };
+            let url = crate::media::image_url(m.source, m.media_type.as_deref(), F, at, ctx)?;
             if m.name.is_some() {
                 ctx.dropped(
                     LossCode::PartChanged,

@@ -304,12 +304,7 @@ pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
     } else {
         None
     };
-    let total = u
-        .total_tokens
-        .or_else(|| match (u.input_tokens, u.output_tokens) {
-            (Some(i), Some(o)) if u.vendor.format != Some(F) => Some(i + o),
-            _ => None,
-        });
+    let total = crate::passes::finish::total_tokens(&u, F);
     w::Usage {
         prompt_tokens: u.input_tokens,
         completion_tokens: u.output_tokens,

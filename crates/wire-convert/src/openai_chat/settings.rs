@@ -163,13 +163,7 @@ pub(super) fn encode_settings(s: Settings, v: &Vendor, out: &mut w::Request, ctx
     out.parallel_tool_calls = parallel_tool_calls;
     out.temperature = temperature;
     out.top_p = top_p;
-    out.stop = stop.map(|mut st| {
-        if v.flag(F, STOP_STRING) && st.len() == 1 {
-            TextOrParts::Text(st.remove(0))
-        } else {
-            TextOrParts::Parts(st)
-        }
-    });
+    out.stop = crate::util::stop_sequences(stop, v.flag(F, STOP_STRING));
     out.seed = seed;
     out.presence_penalty = presence_penalty;
     out.frequency_penalty = frequency_penalty;

@@ -14,7 +14,7 @@ use crate::model::{
     self, Arguments, Media, Message, Opaque, Part, PartMeta, Role, Source, ToolCall, ToolResult,
     Vendor,
 };
-use crate::util::{drop_cache, opaque_elsewhere};
+use crate::util::{self, drop_cache, opaque_elsewhere};
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value, json};
 use wire_types::openai_responses as w;
@@ -26,11 +26,7 @@ pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
     let mut out: w::Request = from_map(rebuild(&v, ctx, ""), "")?;
     out.model = req.model;
     if out.model.is_none() && !is_absent(&v, "model") {
-        ctx.changed(
-            LossCode::FieldDefaulted,
-            "/model",
-            "the source has no model (it may be in its URL); set `model` before sending",
-        );
+        util::model_missing(ctx);
     }
     if let Some(tools) = encode_tools(req.tools, ctx) {
         out.tools = Some(tools);

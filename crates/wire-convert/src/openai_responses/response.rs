@@ -4,6 +4,7 @@ use super::decode::push_assistant_item;
 use super::encode::{Mode, encode_assistant};
 use super::{F, from_map, is_absent, note_absent, put_sub, rebuild, rest, to_map};
 use crate::model::{self, Choice, Message, Role, StopKind, StopReason, Usage, Vendor};
+use crate::passes::response::first_choice_only;
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
 use wire_types::openai_responses as w;
@@ -212,12 +213,12 @@ pub(super) fn encode_response(
     let mut items = Vec::new();
     for (i, c) in resp.choices.into_iter().enumerate() {
         let at = format!("/choices/{i}");
-        if i > 0 {
-            ctx.dropped(
-                LossCode::ChoicesDropped,
-                at,
-                format!("{F} returns one output: only the first choice is kept"),
-            );
+        if !first_choice_only(
+            i,
+            &at,
+            format!("{F} returns one output: only the first choice is kept"),
+            ctx,
+        ) {
             continue;
         }
         // A choice is no object of its own here: its fields have no place.

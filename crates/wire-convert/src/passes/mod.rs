@@ -15,6 +15,7 @@
 
 pub(crate) mod args;
 pub(crate) mod builtin;
+pub(crate) mod finish;
 pub(crate) mod names;
 pub(crate) mod response;
 pub(crate) mod results;

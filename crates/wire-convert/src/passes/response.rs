@@ -151,6 +151,21 @@ fn empty_choice() -> Choice {
     }
 }
 
+/// Whether choice `i` (at `at`) is written by a target whose response holds one answer:
+/// only the first is; each further one is a loss saying so (`why`).
+pub(crate) fn first_choice_only(
+    i: usize,
+    at: &str,
+    why: impl Into<String>,
+    ctx: &mut Ctx<'_>,
+) -> bool {
+    if i > 0 {
+        ctx.dropped(LossCode::ChoicesDropped, at.to_owned(), why);
+        return false;
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use crate::model::{

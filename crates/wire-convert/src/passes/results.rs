@@ -1,7 +1,52 @@
-//! Tool results: named after their calls, and put in the order of their calls.
+//! Tool results: named after their calls, put in the order of their calls, and their
+//! error flag written as an `Error: ` prefix where the target has none.
 
 use crate::model::{Message, Part};
+use crate::{Ctx, Format, LossCode};
 use std::collections::HashMap;
+use wire_types::TextOrParts;
+
+/// The loss of a tool result's error flag (at `at`) for `format`, which has none on
+/// tool results: the text says it instead, prefixed `Error: `.
+pub(crate) fn error_flag_lost(format: Format, at: &str, ctx: &mut Ctx<'_>) {
+    ctx.changed(
+        LossCode::PartChanged,
+        format!("{at}/is_error"),
+        format!("{format} has no error flag on tool results: the text is prefixed `Error: `"),
+    );
+}
+
+/// Prefixes a failed result's text `Error: `, unless it already says so (no
+/// `Error: Error: …`).
+pub(crate) fn prefix_error(text: &mut String) {
+    if !text.starts_with("Error:") {
+        text.insert_str(0, "Error: ");
+    }
+}
+
+/// A failed tool result's content with its first text prefixed `Error: `
+/// ([`prefix_error`]), or an `Error: ` text first when it has none: `text_of` gives an
+/// item's text when it is a text, `item` makes a text item.
+pub(crate) fn error_prefixed<T>(
+    content: Option<TextOrParts<T>>,
+    text_of: impl FnOnce(&mut T) -> Option<&mut String>,
+    item: impl FnOnce(String) -> T,
+) -> TextOrParts<T> {
+    match content {
+        None => TextOrParts::Text("Error: ".to_owned()),
+        Some(TextOrParts::Text(mut t)) => {
+            prefix_error(&mut t);
+            TextOrParts::Text(t)
+        }
+        Some(TextOrParts::Parts(mut p)) => {
+            match p.first_mut().and_then(text_of) {
+                Some(t) => prefix_error(t),
+                None => p.insert(0, item("Error: ".to_owned())),
+            }
+            TextOrParts::Parts(p)
+        }
+    }
+}
 
 /// Gives every tool result without a name the name of its call, when the call is in the
 /// conversation (the name then survives pruning of the call).

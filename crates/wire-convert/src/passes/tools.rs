@@ -15,6 +15,32 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use wire_types::Extra;
 
+/// A request's `tools` array read as neutral tools, each at the same pointer on both
+/// sides (`/tools/<k>`), by `decode`.
+pub(crate) fn decode_tools<T>(
+    tools: Option<Vec<T>>,
+    mut decode: impl FnMut(T) -> Tool,
+    ctx: &mut Ctx<'_>,
+) -> Vec<Tool> {
+    let mut out = Vec::new();
+    for (k, t) in tools.into_iter().flatten().enumerate() {
+        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
+        out.push(decode(t));
+    }
+    out
+}
+
+/// Maps the neutral fields of a call (at `neutral`) to its OpenAI-style `function`
+/// object in the source (at `source`).
+pub(crate) fn map_function_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
+    for (n, s) in [("name", "name"), ("arguments", "arguments")] {
+        ctx.map(
+            format_args!("{neutral}/{n}"),
+            format_args!("{source}/function/{s}"),
+        );
+    }
+}
+
 /// Hint: the wrapper object had no `type` (written back without one).
 pub(crate) const NO_TYPE: &str = "no_type";
 /// Hint: the wrapper object's explicit `null`s (a list of field names).

@@ -1,9 +1,9 @@
 //! [`StreamEncoder`]: [`StreamPart`]s in, a format's stream out (its typed events in its
 //! wire framing), and the [`EventEncoder`] state machine each format implements.
 
-use super::{Framing, StreamPart};
+use super::{Framing, PartId, StreamPart, StreamStart};
 use crate::ids::IdMapper;
-use crate::{Ctx, Error, Format, IdMap, Loss, Options};
+use crate::{Ctx, Error, Format, IdMap, Loss, LossCode, Options, ReasoningMode};
 use serde::Serialize;
 use std::collections::HashSet;
 use wire_types::stream::{FrameKind, write_event_stream};
@@ -154,6 +154,75 @@ pub(crate) trait EventEncoder: Send {
     /// The end of the source stream: what had to wait is written, what is open is
     /// closed, and the format's terminator.
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error>;
+}
+
+/// The loss pointer of a streamed part: `/parts/<part id>`.
+pub(crate) fn at(part: PartId) -> String {
+    format!("/parts/{}", part.0)
+}
+
+/// The start gate each format's [`EventEncoder::part`] opens with: the first part starts
+/// the stream (with its own [`StreamStart`] when it is one, else a default one, as a
+/// stream that begins without a start still has one). Whether `part` is used up by it:
+/// a start, once written, is nothing more.
+pub(crate) fn starts(
+    started: bool,
+    part: &StreamPart,
+    start: impl FnOnce(StreamStart) -> Result<(), Error>,
+) -> Result<bool, Error> {
+    if started {
+        return Ok(false);
+    }
+    match part {
+        StreamPart::Start(s) => start(s.clone()).map(|()| true),
+        _ => start(StreamStart::default()).map(|()| false),
+    }
+}
+
+/// Whether a part of choice `choice` is sent by `format`, which streams one `what`
+/// (message, output): a part of another choice is a loss.
+pub(crate) fn one_choice(
+    format: Format,
+    what: &str,
+    part: PartId,
+    choice: u32,
+    ctx: &mut Ctx<'_>,
+) -> bool {
+    if choice == 0 {
+        return true;
+    }
+    ctx.dropped(
+        LossCode::ChoicesDropped,
+        at(part),
+        format!("{format} streams one {what}: a part of choice {choice} is not sent"),
+    );
+    false
+}
+
+/// Whether a streamed reasoning part is dropped by the options (`reasoning = drop`),
+/// `foreign` being whether the rule applies to it (a format keeping its own reasoning
+/// drops only another's): the loss is recorded when it is.
+pub(crate) fn reasoning_dropped(part: PartId, foreign: bool, ctx: &mut Ctx<'_>) -> bool {
+    if foreign && ctx.options.reasoning == ReasoningMode::Drop {
+        ctx.dropped(
+            LossCode::ReasoningDropped,
+            at(part),
+            "reasoning dropped (option reasoning = drop)",
+        );
+        return true;
+    }
+    false
+}
+
+/// The loss of a streamed reasoning item's id, which means nothing to `format`.
+pub(crate) fn reasoning_id_lost(id: Option<&str>, part: PartId, format: Format, ctx: &mut Ctx<'_>) {
+    if let Some(id) = id {
+        ctx.dropped(
+            LossCode::SignatureForeign,
+            format!("{}/id", at(part)),
+            format!("reasoning item id `{id}` means nothing to {format}"),
+        );
+    }
 }
 
 /// Writes [`StreamPart`]s as one format's stream, in its wire framing (or another),

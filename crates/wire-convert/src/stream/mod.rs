@@ -41,7 +41,9 @@ pub use accumulate::{Accumulator, accumulate};
 pub(crate) use decode::{Event, EventDecoder, Parts, incomplete, read};
 pub use decode::{Framing, StreamDecoder};
 pub use encode::StreamEncoder;
-pub(crate) use encode::{EventEncoder, Events};
+pub(crate) use encode::{
+    EventEncoder, Events, at, one_choice, reasoning_dropped, reasoning_id_lost, starts,
+};
 pub use translate::StreamTranslator;
 
 use crate::model::{PartMeta, Signed, StopReason, Usage, Vendor};

@@ -6,9 +6,10 @@ use crate::stream::{PartId, StreamErrorKind, StreamPart, StreamStart};
 use crate::{Ctx, Error, LossCode};
 
 use super::super::response::{encode_stop, encode_usage};
-use crate::ReasoningMode;
 use crate::model::{Opaque, Usage};
-use crate::stream::{EventEncoder, Events};
+use crate::stream::{
+    EventEncoder, Events, at, one_choice, reasoning_dropped, reasoning_id_lost, starts,
+};
 
 /// What an open block is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,10 +41,6 @@ pub(crate) struct Encoder {
     pending: Vec<PartId>,
     usage: Option<Usage>,
     finished: bool,
-}
-
-fn at(part: PartId) -> String {
-    format!("/parts/{}", part.0)
 }
 
 impl Encoder {
@@ -177,15 +174,10 @@ impl Encoder {
     }
 
     fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
-        if choice == 0 {
+        if one_choice(F, "message", part, choice, ctx) {
             return true;
         }
         self.dropped.push(part);
-        ctx.dropped(
-            LossCode::ChoicesDropped,
-            at(part),
-            format!("anthropic streams one message: a part of choice {choice} is not sent"),
-        );
         false
     }
 
@@ -281,16 +273,11 @@ impl EventEncoder for Encoder {
         if self.finished {
             return Ok(());
         }
-        if !self.started {
-            let start = match &part {
-                StreamPart::Start(s) => s.clone(),
-                _ => StreamStart::default(),
-            };
+        if starts(self.started, &part, |start| {
             ctx.report_unwritten_fields(&start.vendor, "");
-            self.start_message(start, out)?;
-            if matches!(part, StreamPart::Start(_)) {
-                return Ok(());
-            }
+            self.start_message(start, out)
+        })? {
+            return Ok(());
         }
         match part {
             StreamPart::Start(_) => {}
@@ -328,22 +315,11 @@ impl EventEncoder for Encoder {
                 if !self.choice_ok(part, choice, ctx) {
                     return Ok(());
                 }
-                if ctx.options.reasoning == ReasoningMode::Drop {
+                if reasoning_dropped(part, true, ctx) {
                     self.dropped.push(part);
-                    ctx.dropped(
-                        LossCode::ReasoningDropped,
-                        at(part),
-                        "reasoning dropped (option reasoning = drop)",
-                    );
                     return Ok(());
                 }
-                if let Some(id) = id {
-                    ctx.dropped(
-                        LossCode::SignatureForeign,
-                        format!("{}/id", at(part)),
-                        format!("reasoning item id `{id}` means nothing to anthropic"),
-                    );
-                }
+                reasoning_id_lost(id.as_deref(), part, F, ctx);
                 Self::meta_losses(&meta, part, ctx);
                 self.pending.push(part);
             }

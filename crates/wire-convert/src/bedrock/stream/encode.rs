@@ -8,9 +8,10 @@ use serde_json::{Map, Value};
 use wire_types::bedrock as w;
 
 use super::super::response::{encode_stop, encode_usage};
-use crate::ReasoningMode;
 use crate::model::Usage;
-use crate::stream::{EventEncoder, Events};
+use crate::stream::{
+    EventEncoder, Events, at, one_choice, reasoning_dropped, reasoning_id_lost, starts,
+};
 use crate::vendor::Fields;
 
 /// What an open block is.
@@ -62,10 +63,6 @@ pub(crate) struct Encoder {
     stopped: bool,
     /// The stream is over (`metadata` or an exception written).
     finished: bool,
-}
-
-fn at(part: PartId) -> String {
-    format!("/parts/{}", part.0)
 }
 
 fn no_extra() -> wire_types::Extra {
@@ -262,15 +259,10 @@ impl Encoder {
     }
 
     fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
-        if choice == 0 {
+        if one_choice(F, "message", part, choice, ctx) {
             return true;
         }
         self.dropped.push(part);
-        ctx.dropped(
-            LossCode::ChoicesDropped,
-            at(part),
-            format!("bedrock streams one message: a part of choice {choice} is not sent"),
-        );
         false
     }
 
@@ -626,15 +618,10 @@ impl EventEncoder for Encoder {
         if self.finished {
             return Ok(());
         }
-        if !self.started {
-            let start = match &part {
-                StreamPart::Start(s) => s.clone(),
-                _ => StreamStart::default(),
-            };
-            self.start_message(start, out, ctx)?;
-            if matches!(part, StreamPart::Start(_)) {
-                return Ok(());
-            }
+        if starts(self.started, &part, |start| {
+            self.start_message(start, out, ctx)
+        })? {
+            return Ok(());
         }
         if self.stopped {
             // After `messageStop`, only what `metadata` carries.
@@ -683,22 +670,11 @@ impl EventEncoder for Encoder {
                 if !self.choice_ok(part, choice, ctx) {
                     return Ok(());
                 }
-                if ctx.options.reasoning == ReasoningMode::Drop {
+                if reasoning_dropped(part, true, ctx) {
                     self.dropped.push(part);
-                    ctx.dropped(
-                        LossCode::ReasoningDropped,
-                        at(part),
-                        "reasoning dropped (option reasoning = drop)",
-                    );
                     return Ok(());
                 }
-                if let Some(id) = id {
-                    ctx.dropped(
-                        LossCode::SignatureForeign,
-                        format!("{}/id", at(part)),
-                        format!("reasoning item id `{id}` means nothing to bedrock"),
-                    );
-                }
+                reasoning_id_lost(id.as_deref(), part, F, ctx);
                 Self::meta_losses(&meta, part, &[], ctx);
                 self.open.push(OpenBlock {
                     part,

@@ -5,8 +5,11 @@ use super::super::encode::part_meta;
 use super::super::hints::TOOL_PLAN;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, StopReason, Usage, Vendor};
-use crate::stream::{EventEncoder, Events, PartId, StreamPart, StreamStart};
-use crate::{Ctx, Error, LossCode, ReasoningMode};
+use crate::stream::{
+    EventEncoder, Events, PartId, StreamPart, StreamStart, at, one_choice, reasoning_dropped,
+    reasoning_id_lost, starts,
+};
+use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
 use wire_types::cohere as w;
 
@@ -37,10 +40,6 @@ pub(crate) struct Encoder {
     usage: Option<Usage>,
     finish: Option<Option<StopReason>>,
     ended: bool,
-}
-
-fn at(part: PartId) -> String {
-    format!("/parts/{}", part.0)
 }
 
 fn content_event(index: u32, fragment: w::ContentFragment) -> w::ContentEvent {
@@ -248,15 +247,10 @@ impl Encoder {
     }
 
     fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
-        if choice == 0 {
+        if one_choice(F, "message", part, choice, ctx) {
             return true;
         }
         self.open.push((part, Open::Dropped));
-        ctx.dropped(
-            LossCode::ChoicesDropped,
-            at(part),
-            format!("cohere streams one message: a part of choice {choice} is not sent"),
-        );
         false
     }
 
@@ -385,12 +379,8 @@ impl EventEncoder for Encoder {
         if self.ended {
             return Ok(());
         }
-        if !self.started {
-            let start = match &part {
-                StreamPart::Start(s) => s.clone(),
-                _ => StreamStart::default(),
-            };
-            self.start(start, out, ctx)?;
+        if starts(self.started, &part, |start| self.start(start, out, ctx))? {
+            return Ok(());
         }
         match part {
             StreamPart::Start(_) => {}
@@ -413,22 +403,11 @@ impl EventEncoder for Encoder {
                 if !self.choice_ok(part, choice, ctx) {
                     return Ok(());
                 }
-                if ctx.options.reasoning == ReasoningMode::Drop && self.source != Some(F) {
+                if reasoning_dropped(part, self.source != Some(F), ctx) {
                     self.open.push((part, Open::Dropped));
-                    ctx.dropped(
-                        LossCode::ReasoningDropped,
-                        at(part),
-                        "reasoning dropped (option reasoning = drop)",
-                    );
                     return Ok(());
                 }
-                if let Some(id) = id {
-                    ctx.dropped(
-                        LossCode::SignatureForeign,
-                        format!("{}/id", at(part)),
-                        format!("reasoning item id `{id}` means nothing to cohere"),
-                    );
-                }
+                reasoning_id_lost(id.as_deref(), part, F, ctx);
                 ctx.report_unwritten_fields(&meta.vendor, &at(part));
                 part_meta(&meta, &at(part), ctx);
                 if meta.vendor.flag(F, TOOL_PLAN) {

@@ -12,7 +12,7 @@ use super::super::encode::{Calls, encode_part};
 use super::super::rebuild_from;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Arguments, Reasoning, Role, Signed, ToolCall};
-use crate::stream::{EventEncoder, Events};
+use crate::stream::{EventEncoder, Events, at};
 use crate::util::rfc3339_of_unix;
 
 /// An open part.
@@ -56,10 +56,6 @@ pub(crate) struct Encoder {
     /// A blocked prompt: the last chunk has no candidate.
     blocked: bool,
     finished: bool,
-}
-
-fn at(part: PartId) -> String {
-    format!("/parts/{}", part.0)
 }
 
 impl Encoder {

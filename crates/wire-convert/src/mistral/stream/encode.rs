@@ -6,8 +6,11 @@ use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, PartMeta, StopReason, Usage, Vendor};
 use crate::openai_chat::stream::MESSAGE;
 use crate::passes::tools::NO_TYPE;
-use crate::stream::{EventEncoder, Events, PartId, StreamErrorKind, StreamPart, StreamStart};
-use crate::{Ctx, Error, Format, LossCode, ReasoningMode};
+use crate::stream::{
+    EventEncoder, Events, PartId, StreamErrorKind, StreamPart, StreamStart, at, reasoning_dropped,
+    starts,
+};
+use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};
 use wire_types::TextOrParts;
 use wire_types::mistral as w;
@@ -64,10 +67,6 @@ pub(crate) struct Encoder {
     held: Vec<(u32, Option<StopReason>, Vendor)>,
     finished: bool,
     any_finish: bool,
-}
-
-fn at(part: PartId) -> String {
-    format!("/parts/{}", part.0)
 }
 
 impl Encoder {
@@ -153,12 +152,7 @@ impl Encoder {
     /// Whether reasoning is written: Mistral's own, or another's text (as the whole-body
     /// encoder sends it), unless the options drop it.
     fn reasoning_ok(&mut self, part: PartId, ctx: &mut Ctx<'_>) -> bool {
-        if ctx.options.reasoning == ReasoningMode::Drop {
-            ctx.dropped(
-                LossCode::ReasoningDropped,
-                at(part),
-                "reasoning dropped (option reasoning = drop)",
-            );
+        if reasoning_dropped(part, true, ctx) {
             return false;
         }
         true
@@ -372,15 +366,11 @@ impl EventEncoder for Encoder {
         if self.finished {
             return Ok(());
         }
-        if !self.started {
-            let start = match &part {
-                StreamPart::Start(s) => s.clone(),
-                _ => StreamStart::default(),
-            };
+        if starts(self.started, &part, |start| {
             self.start(start, ctx);
-            if matches!(part, StreamPart::Start(_)) {
-                return Ok(());
-            }
+            Ok(())
+        })? {
+            return Ok(());
         }
         match part {
             StreamPart::Start(_) => {}

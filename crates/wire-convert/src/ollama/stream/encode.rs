@@ -6,8 +6,10 @@ use super::super::response::encode_response;
 use crate::model::{
     self, Arguments, Choice, Message, Part, Role, StopReason, ToolCall, Usage, Vendor,
 };
-use crate::stream::{EventEncoder, Events, PartId, StreamPart};
-use crate::{Ctx, Error, LossCode, ReasoningMode, util};
+use crate::stream::{
+    EventEncoder, Events, PartId, StreamPart, at, one_choice, reasoning_dropped, reasoning_id_lost,
+};
+use crate::{Ctx, Error, LossCode, util};
 use serde_json::Value;
 use wire_types::ollama as w;
 
@@ -42,10 +44,6 @@ pub(crate) struct Encoder {
     finish: Option<(Option<StopReason>, Vendor)>,
     /// The last line was written (done or error).
     ended: bool,
-}
-
-fn at(part: PartId) -> String {
-    format!("/parts/{}", part.0)
 }
 
 impl Encoder {
@@ -123,15 +121,10 @@ impl Encoder {
     }
 
     fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
-        if choice == 0 {
+        if one_choice(F, "message", part, choice, ctx) {
             return true;
         }
         self.open.push((part, Open::Dropped));
-        ctx.dropped(
-            LossCode::ChoicesDropped,
-            at(part),
-            format!("ollama streams one message: a part of choice {choice} is not sent"),
-        );
         false
     }
 
@@ -226,22 +219,11 @@ impl EventEncoder for Encoder {
                     return Ok(());
                 }
                 let foreign = self.source != Some(F);
-                if ctx.options.reasoning == ReasoningMode::Drop && foreign {
+                if reasoning_dropped(part, foreign, ctx) {
                     self.open.push((part, Open::Dropped));
-                    ctx.dropped(
-                        LossCode::ReasoningDropped,
-                        at(part),
-                        "reasoning dropped (option reasoning = drop)",
-                    );
                     return Ok(());
                 }
-                if let Some(id) = id {
-                    ctx.dropped(
-                        LossCode::SignatureForeign,
-                        format!("{}/id", at(part)),
-                        format!("reasoning item id `{id}` means nothing to ollama"),
-                    );
-                }
+                reasoning_id_lost(id.as_deref(), part, F, ctx);
                 part_meta(&meta, &at(part), ctx);
                 self.open.push((part, Open::Reasoning));
             }

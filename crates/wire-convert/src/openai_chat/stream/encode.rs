@@ -6,9 +6,12 @@ use super::super::response::encode_usage;
 use super::decode::message_members;
 use crate::model::{Arguments, Part, StopKind, StopReason, ToolCall, Usage, Vendor};
 use crate::passes::tools::NO_TYPE;
-use crate::stream::{EventEncoder, Events, PartId, StreamErrorKind, StreamPart, StreamStart};
+use crate::stream::{
+    EventEncoder, Events, PartId, StreamErrorKind, StreamPart, StreamStart, at, reasoning_dropped,
+    starts,
+};
 use crate::vendor::Fields;
-use crate::{Ctx, Error, Format, LossCode, ReasoningMode};
+use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};
 use wire_types::openai_chat as w;
 
@@ -61,10 +64,6 @@ pub(crate) struct Encoder {
     /// escape each instead of a chunk built and serialized (`cargo bench -p wire-convert
     /// --bench translate`). The bytes are the typed chunk's (tested).
     templates: Vec<(u32, String, String)>,
-}
-
-fn at(part: PartId) -> String {
-    format!("/parts/{}", part.0)
 }
 
 impl Encoder {
@@ -336,12 +335,7 @@ impl Encoder {
 
     /// Whether reasoning is written: only this format's own, unless the options drop it.
     fn reasoning_ok(&mut self, part: PartId, ctx: &mut Ctx<'_>) -> bool {
-        if ctx.options.reasoning == ReasoningMode::Drop {
-            ctx.dropped(
-                LossCode::ReasoningDropped,
-                at(part),
-                "reasoning dropped (option reasoning = drop)",
-            );
+        if reasoning_dropped(part, true, ctx) {
             return false;
         }
         if self.source != Some(F) {
@@ -478,15 +472,11 @@ impl EventEncoder for Encoder {
         if self.finished {
             return Ok(());
         }
-        if !self.started {
-            let start = match &part {
-                StreamPart::Start(s) => s.clone(),
-                _ => StreamStart::default(),
-            };
+        if starts(self.started, &part, |start| {
             self.start(start, ctx);
-            if matches!(part, StreamPart::Start(_)) {
-                return Ok(());
-            }
+            Ok(())
+        })? {
+            return Ok(());
         }
         match part {
             StreamPart::Start(_) => {}

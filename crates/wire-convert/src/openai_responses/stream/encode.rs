@@ -6,9 +6,9 @@ use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role};
 use crate::stream::{
     Accumulator, EventEncoder, Events, PartId, StreamError, StreamErrorKind, StreamPart,
-    StreamStart,
+    StreamStart, at, one_choice, reasoning_dropped, starts,
 };
-use crate::{Ctx, Error, LossCode, ReasoningMode};
+use crate::{Ctx, Error};
 use serde_json::{Map, Value, json};
 use wire_types::TextOrParts;
 use wire_types::openai_responses as w;
@@ -80,25 +80,13 @@ pub(crate) struct Encoder {
     opened: usize,
 }
 
-/// A loss pointer of a part.
-fn at(part: PartId) -> String {
-    format!("/parts/{}", part.0)
-}
-
 impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         if self.finished {
             return Ok(());
         }
-        if !self.started {
-            let start = match &part {
-                StreamPart::Start(s) => s.clone(),
-                _ => StreamStart::default(),
-            };
-            self.start(start, out, ctx)?;
-            if matches!(part, StreamPart::Start(_)) {
-                return Ok(());
-            }
+        if starts(self.started, &part, |start| self.start(start, out, ctx))? {
+            return Ok(());
         }
         if let Some(p) = part_of(&part) {
             if self.dropped.contains(&p) {
@@ -144,15 +132,10 @@ impl EventEncoder for Encoder {
                     return Ok(());
                 }
                 let foreign = self.acc.response().source != Some(F);
-                if foreign && ctx.options.reasoning == ReasoningMode::Drop {
+                if reasoning_dropped(part, foreign, ctx) {
                     // Not added up either: it takes no place in the message.
                     self.opened -= 1;
                     self.dropped.push(part);
-                    ctx.dropped(
-                        LossCode::ReasoningDropped,
-                        at(part),
-                        "reasoning dropped (option reasoning = drop)",
-                    );
                     return Ok(());
                 }
                 self.release(out, ctx)?;
@@ -358,16 +341,11 @@ impl Encoder {
     }
 
     fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
-        if choice == 0 {
+        if one_choice(F, "output", part, choice, ctx) {
             self.opened += 1;
             return true;
         }
         self.dropped.push(part);
-        ctx.dropped(
-            LossCode::ChoicesDropped,
-            at(part),
-            format!("{F} streams one output: a part of choice {choice} is not sent"),
-        );
         false
     }
 

@@ -1,0 +1,60 @@
+//! How an answer ended, as chat-like targets write it: a stop reason the target has no
+//! value for, and the usage counts it has no field for, each one loss worded once for
+//! every format (Mistral, Cohere, Ollama), and the total token count they write.
+
+use crate::model::{StopReason, Usage};
+use crate::{Ctx, Format, LossCode};
+use serde_json::Value;
+
+/// How a stop reason is named in a loss: its source spelling, or its neutral kind.
+pub(crate) fn stop_name(r: &StopReason) -> String {
+    match &r.raw {
+        Some(raw) => raw.clone(),
+        None => match serde_json::to_value(r.kind) {
+            Ok(Value::String(k)) => k,
+            _ => format!("{:?}", r.kind),
+        },
+    }
+}
+
+/// The loss of a stop reason `format` has no value for, sent as `said`.
+pub(crate) fn stop_changed(
+    r: &StopReason,
+    format: Format,
+    said: &str,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) {
+    ctx.changed(
+        LossCode::StopReasonChanged,
+        at.to_owned(),
+        format!(
+            "stop reason `{}` has no {format} equivalent: sent as `{said}`",
+            stop_name(r)
+        ),
+    );
+}
+
+/// The losses of the usage counts `format` reports no field for (`counts`, each named by
+/// its neutral field). A zero count says nothing the totals do not: no loss.
+pub(crate) fn counts_dropped(format: Format, counts: &[(&str, Option<u64>)], ctx: &mut Ctx<'_>) {
+    for &(key, val) in counts {
+        if let Some(n) = val.filter(|n| *n > 0) {
+            ctx.dropped(
+                LossCode::UsageChanged,
+                format!("/usage/{key}"),
+                format!("{format} reports no {} ({n})", key.replace('_', " ")),
+            );
+        }
+    }
+}
+
+/// The total token count `format` writes: the source's, else (for a usage from another
+/// format) the sum of the input and output counts when both are known.
+pub(crate) fn total_tokens(u: &Usage, format: Format) -> Option<u64> {
+    u.total_tokens
+        .or_else(|| match (u.input_tokens, u.output_tokens) {
+            (Some(i), Some(o)) if u.vendor.format != Some(format) => Some(i + o),
+            _ => None,
+        })
+}
