@@ -38,6 +38,68 @@ pub(crate) struct Ctx<'a> {
     pub(crate) request_fields: Vec<(String, Value, String)>,
 }
 
+/// Text a pointer is written from ([`Ctx::map`]): a `str`, a `String`, an index, a
+/// tuple of those written one after the other, or `format_args!` for anything else.
+pub(crate) trait Piece {
+    /// Appends the text to `buf`.
+    fn put(&self, buf: &mut String);
+}
+
+impl Piece for str {
+    fn put(&self, buf: &mut String) {
+        buf.push_str(self);
+    }
+}
+
+impl Piece for String {
+    fn put(&self, buf: &mut String) {
+        buf.push_str(self);
+    }
+}
+
+impl Piece for usize {
+    fn put(&self, buf: &mut String) {
+        crate::util::push_index(buf, *self);
+    }
+}
+
+impl Piece for std::fmt::Arguments<'_> {
+    fn put(&self, buf: &mut String) {
+        use std::fmt::Write;
+        let _ = buf.write_fmt(*self);
+    }
+}
+
+impl<T: Piece + ?Sized> Piece for &T {
+    fn put(&self, buf: &mut String) {
+        (**self).put(buf);
+    }
+}
+
+impl<A: Piece, B: Piece> Piece for (A, B) {
+    fn put(&self, buf: &mut String) {
+        self.0.put(buf);
+        self.1.put(buf);
+    }
+}
+
+impl<A: Piece, B: Piece, C: Piece> Piece for (A, B, C) {
+    fn put(&self, buf: &mut String) {
+        self.0.put(buf);
+        self.1.put(buf);
+        self.2.put(buf);
+    }
+}
+
+impl<A: Piece, B: Piece, C: Piece, D: Piece> Piece for (A, B, C, D) {
+    fn put(&self, buf: &mut String) {
+        self.0.put(buf);
+        self.1.put(buf);
+        self.2.put(buf);
+        self.3.put(buf);
+    }
+}
+
 /// Where each neutral item came from: every pointer pair written once into one buffer
 /// (no allocation per entry; searched only when a loss needs a source pointer).
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -146,8 +208,11 @@ impl<'a> Ctx<'a> {
 
     /// Records that the neutral item at `neutral` (`/messages/2`, `/messages/2/content/0`,
     /// `/tools/1`, `/choices/0/message/content/3`) came from `source` in the input.
-    pub(crate) fn map(&mut self, neutral: impl std::fmt::Display, source: impl std::fmt::Display) {
-        use std::fmt::Write;
+    ///
+    /// Both are [`Piece`]s: a hot loop passes tuples of text and indices
+    /// (`("/messages/", n)`), written without the formatting machinery; `format_args!`
+    /// does for the rest.
+    pub(crate) fn map(&mut self, neutral: impl Piece, source: impl Piece) {
         if !self.options.source_map {
             return;
         }
@@ -158,9 +223,9 @@ impl<'a> Ctx<'a> {
             m.spans.reserve(8);
         }
         let a = m.text.len();
-        let _ = write!(m.text, "{neutral}");
+        neutral.put(&mut m.text);
         let b = m.text.len();
-        let _ = write!(m.text, "{source}");
+        source.put(&mut m.text);
         let c = m.text.len();
         if m.text[a..b] == m.text[b..c] {
             // Same pointer on both sides: nothing to rewrite.

@@ -27,7 +27,13 @@ pub(crate) fn raw_object(args: Arguments) -> Result<Box<RawValue>, Arguments> {
     if !text.starts_with(|c: char| c == '{' || c.is_ascii_whitespace()) {
         return Err(Arguments::Text(text));
     }
-    let raw = if has_gap(text.as_bytes()) {
+    // One pass says both whether the text could be a `Value` and whether it has
+    // whitespace to take out; the parse below says whether it is JSON at all.
+    let scan = scan(&text);
+    if !scan.readable {
+        return Err(Arguments::Text(text));
+    }
+    let raw = if scan.gap {
         // One parse, of the compacted text: compacting never makes text that is not JSON
         // into JSON, since whitespace that joins two tokens (`1 2`, `tr ue`) is refused.
         compact(&text).and_then(|c| RawValue::from_string(c).ok())
@@ -36,7 +42,7 @@ pub(crate) fn raw_object(args: Arguments) -> Result<Box<RawValue>, Arguments> {
         serde_json::from_str::<Box<RawValue>>(&text).ok()
     };
     match raw {
-        Some(raw) if raw.get().starts_with('{') && value_readable(raw.get()) => Ok(raw),
+        Some(raw) if raw.get().starts_with('{') => Ok(raw),
         _ => Err(Arguments::Text(text)),
     }
 }
@@ -45,22 +51,40 @@ pub(crate) fn raw_object(args: Arguments) -> Result<Box<RawValue>, Arguments> {
 /// recursion limit).
 const MAX_DEPTH: usize = 127;
 
-/// Whether JSON text (already known to be well formed) is also a `serde_json::Value`:
-/// nested no deeper than serde_json's recursion limit, every number finite as an `f64`,
-/// no lone UTF-16 surrogate escape. Text that fails passes a syntax check but not a
-/// reader that builds values (toolwire's own among them), so it must not be written as
-/// JSON in another body: the caller wraps it as text instead, with a loss. One pass over
-/// the bytes; a number is parsed only when it could overflow.
-pub(crate) fn value_readable(json: &str) -> bool {
+/// What [`scan`] found in JSON text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Scan {
+    /// Whether the text, if it is well formed, is also a `serde_json::Value`: nested no
+    /// deeper than serde_json's recursion limit, every number finite as an `f64`, no
+    /// lone UTF-16 surrogate escape. Text that fails passes a syntax check but not a
+    /// reader that builds values (toolwire's own among them), so it must not be written
+    /// as JSON in another body: the caller wraps it as text instead, with a loss.
+    readable: bool,
+    /// Whether the text has whitespace outside its strings, i.e. [`compact`] has work
+    /// to do.
+    gap: bool,
+}
+
+/// One pass over JSON text for [`Scan`]: strings are skipped to their closing quote
+/// with a byte search, a number is parsed only
+/// when it could overflow. Text that is not JSON gives an answer of no meaning, never a
+/// panic: the caller's parse refuses it.
+fn scan(json: &str) -> Scan {
+    let unreadable = |gap| Scan {
+        readable: false,
+        gap,
+    };
     let b = json.as_bytes();
     let mut depth = 0usize;
+    let mut gap = false;
     let mut i = 0;
     while i < b.len() {
         match b[i] {
+            b' ' | b'\t' | b'\n' | b'\r' => gap = true,
             b'{' | b'[' => {
                 depth += 1;
                 if depth > MAX_DEPTH {
-                    return false;
+                    return unreadable(gap);
                 }
             }
             b'}' | b']' => depth = depth.saturating_sub(1),
@@ -85,11 +109,11 @@ pub(crate) fn value_readable(json: &str) -> bool {
                                 .and_then(|h| u16::from_str_radix(h, 16).ok())
                                 .unwrap_or(0);
                             match unit {
-                                0xD800..=0xDBFF if pending_high => return false,
+                                0xD800..=0xDBFF if pending_high => return unreadable(gap),
                                 0xD800..=0xDBFF => pending_high = true,
-                                0xDC00..=0xDFFF if !pending_high => return false,
+                                0xDC00..=0xDFFF if !pending_high => return unreadable(gap),
                                 _ if pending_high && !(0xDC00..=0xDFFF).contains(&unit) => {
-                                    return false;
+                                    return unreadable(gap);
                                 }
                                 _ => pending_high = false,
                             }
@@ -97,18 +121,18 @@ pub(crate) fn value_readable(json: &str) -> bool {
                             continue;
                         }
                         if pending_high {
-                            return false;
+                            return unreadable(gap);
                         }
                         i += 2;
                         continue;
                     }
                     if pending_high {
-                        return false;
+                        return unreadable(gap);
                     }
                     i += 1;
                 }
                 if pending_high {
-                    return false;
+                    return unreadable(gap);
                 }
             }
             b'-' | b'0'..=b'9' => {
@@ -123,7 +147,7 @@ pub(crate) fn value_readable(json: &str) -> bool {
                 if (num.len() > 300 || num.contains(['e', 'E']))
                     && !num.parse::<f64>().is_ok_and(f64::is_finite)
                 {
-                    return false;
+                    return unreadable(gap);
                 }
                 continue;
             }
@@ -131,39 +155,10 @@ pub(crate) fn value_readable(json: &str) -> bool {
         }
         i += 1;
     }
-    true
-}
-
-/// Whether `json` has whitespace outside its strings, i.e. [`compact`] has work to do.
-/// Strings are skipped to their closing quote with a byte search.
-fn has_gap(json: &[u8]) -> bool {
-    let mut i = 0;
-    while let Some(&c) = json.get(i) {
-        match c {
-            b' ' | b'\t' | b'\n' | b'\r' => return true,
-            b'"' => {
-                i += 1;
-                // To the closing quote: the next quote or backslash, past any escapes.
-                loop {
-                    let Some(k) = json
-                        .get(i..)
-                        .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
-                    else {
-                        // Unterminated: not JSON, which the parse will say.
-                        return false;
-                    };
-                    i += k;
-                    if json[i] == b'"' {
-                        i += 1;
-                        break;
-                    }
-                    i += 2;
-                }
-            }
-            _ => i += 1,
-        }
+    Scan {
+        readable: true,
+        gap,
     }
-    false
 }
 
 /// `json` without the whitespace between its tokens (string contents untouched); `None`
@@ -219,18 +214,27 @@ pub(crate) fn set_path(buf: &mut String, parent: &str, key: &str, index: usize) 
     buf.push('/');
     buf.push_str(key);
     buf.push('/');
+    push_index(buf, index);
+}
+
+/// Appends `index` in decimal, without the formatting machinery (which costs several
+/// times as much for the short numbers of pointers).
+pub(crate) fn push_index(buf: &mut String, index: usize) {
+    if index < 10 {
+        buf.push(char::from(b'0' + index as u8));
+        return;
+    }
+    // Digits from the last (a division by a constant is a multiplication).
     let mut digits = [0u8; 20];
     let mut start = digits.len();
     let mut n = index;
-    loop {
+    while n > 0 {
         start -= 1;
         digits[start] = b'0' + (n % 10) as u8;
         n /= 10;
-        if n == 0 {
-            break;
-        }
     }
-    buf.extend(digits[start..].iter().map(|&d| char::from(d)));
+    // Only ASCII digits were written.
+    buf.push_str(std::str::from_utf8(&digits[start..]).unwrap_or_default());
 }
 
 /// Unix seconds of an RFC 3339 date-time (`2024-05-01T12:30:00.123456Z`,
@@ -660,6 +664,16 @@ mod tests {
     }
 
     #[test]
+    fn indices_are_written_as_decimal_like_display() {
+        let mut buf = String::new();
+        for n in (0..20_000).chain([99_999, 100_000, usize::MAX - 1, usize::MAX]) {
+            buf.clear();
+            push_index(&mut buf, n);
+            assert_eq!(buf, n.to_string());
+        }
+    }
+
+    #[test]
     fn gaps_are_whitespace_outside_strings_only() {
         for (json, gap) in [
             (r#"{"a":"b c","d":[1,2]}"#, false),
@@ -669,13 +683,21 @@ mod tests {
             ("{\n}", true),
             (r#"{"a":"unterminated \"#, false),
             (r#"{"a":"q\"","b" :1}"#, true),
+            (
+                r#"{"a":"more than sixteen bytes, with spaces \" and more","b":1}"#,
+                false,
+            ),
+            (
+                r#"{"a":"more than sixteen bytes, with spaces \" and more", "b":1}"#,
+                true,
+            ),
             ("", false),
         ] {
-            assert_eq!(has_gap(json.as_bytes()), gap, "{json}");
+            assert_eq!(scan(json).gap, gap, "{json}");
         }
     }
 
-    /// `value_readable` says what serde_json itself says when it builds a `Value` from
+    /// `scan` says what serde_json itself says when it builds a `Value` from
     /// well-formed JSON text (the oracle), on the cases a syntax check lets through.
     #[test]
     fn value_readable_agrees_with_serde_json() {
@@ -701,11 +723,14 @@ mod tests {
             r#"{"s":"\\ud800"}"#.to_owned(),
             r#"{"s":"[[[[\"]"}"#.to_owned(),
             r#"{"s":"\u00e9 ok"}"#.to_owned(),
+            r#"{"s":"a long string of more than sixteen bytes \ud800"}"#.to_owned(),
+            r#"{"s":"a long string of more than sixteen bytes \ud83d\ude00"}"#.to_owned(),
+            r#"{"s":"a long string of more than sixteen bytes \" [[[","n":1e999}"#.to_owned(),
         ];
         for json in &cases {
             assert!(serde_json::from_str::<&RawValue>(json).is_ok(), "{json}");
             assert_eq!(
-                value_readable(json),
+                scan(json).readable,
                 serde_json::from_str::<Value>(json).is_ok(),
                 "{json}"
             );

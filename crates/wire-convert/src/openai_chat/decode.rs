@@ -51,7 +51,7 @@ pub(crate) fn decode_request(
                     v.set_field(F, "name", Value::String(name));
                 }
                 msg.vendor = v;
-                ctx.map(format_args!("/messages/{n}"), at);
+                ctx.map(("/messages/", n), at);
                 out.messages.push(msg);
             }
             w::Message::Assistant(a) => {
@@ -60,8 +60,11 @@ pub(crate) fn decode_request(
                 keep(&mut fields, "function_call", &a.function_call);
                 keep(&mut fields, "audio", &a.audio);
                 keep(&mut fields, "name", &a.name);
-                let neutral = format!("/messages/{n}");
+                let mut neutral = ctx.buf();
+                neutral.push_str("/messages/");
+                util::push_index(&mut neutral, n);
                 let msg = decode_assistant(a, fields, &neutral, at, ctx);
+                ctx.give_back(neutral);
                 out.messages.push(msg);
             }
             w::Message::Tool(t) => {
@@ -123,7 +126,7 @@ fn push_system(
         v.set_field(F, "name", Value::String(name));
     }
     msg.vendor.merge(v);
-    ctx.map(format_args!("/messages/{n}"), at.to_owned());
+    ctx.map(("/messages/", n), at);
     messages.push(msg);
 }
 
@@ -147,10 +150,7 @@ fn decode_content(
             msg.vendor.set_hint(F, PARTS, true);
             for (j, p) in parts.into_iter().enumerate() {
                 let k = msg.content.len();
-                ctx.map(
-                    format_args!("/messages/{n}/content/{k}"),
-                    format_args!("{at}/content/{j}"),
-                );
+                ctx.map(("/messages/", n, "/content/", k), (at, "/content/", j));
                 msg.content.push(decode_part(p, ctx));
             }
         }
@@ -270,8 +270,8 @@ pub(super) fn decode_assistant(
     ctx.map(neutral, at);
     if let Some(r) = a.reasoning_content {
         ctx.map(
-            format_args!("{neutral}/content/{}", msg.content.len()),
-            format_args!("{at}/reasoning_content"),
+            (neutral, "/content/", msg.content.len()),
+            (at, "/reasoning_content"),
         );
         msg.content.push(Part::Reasoning(model::Reasoning {
             text: Some(r),
@@ -282,28 +282,22 @@ pub(super) fn decode_assistant(
     match a.content {
         None => {}
         Some(TextOrParts::Text(t)) => {
-            ctx.map(
-                format_args!("{neutral}/content/{}", msg.content.len()),
-                format_args!("{at}/content"),
-            );
+            ctx.map((neutral, "/content/", msg.content.len()), (at, "/content"));
             msg.content.push(Part::text(t));
         }
         Some(TextOrParts::Parts(parts)) => {
             msg.vendor.set_hint(F, PARTS, true);
             for (j, p) in parts.into_iter().enumerate() {
                 ctx.map(
-                    format_args!("{neutral}/content/{}", msg.content.len()),
-                    format_args!("{at}/content/{j}"),
+                    (neutral, "/content/", msg.content.len()),
+                    (at, "/content/", j),
                 );
                 msg.content.push(decode_part(p, ctx));
             }
         }
     }
     if let Some(r) = a.refusal {
-        ctx.map(
-            format_args!("{neutral}/content/{}", msg.content.len()),
-            format_args!("{at}/refusal"),
-        );
+        ctx.map((neutral, "/content/", msg.content.len()), (at, "/refusal"));
         msg.vendor.set_hint(F, REFUSAL_FIELD, true);
         msg.content.push(Part::Refusal(Text {
             text: r,
@@ -312,8 +306,8 @@ pub(super) fn decode_assistant(
     }
     for (c, call) in a.tool_calls.into_iter().flatten().enumerate() {
         ctx.map(
-            format_args!("{neutral}/content/{}", msg.content.len()),
-            format_args!("{at}/tool_calls/{c}"),
+            (neutral, "/content/", msg.content.len()),
+            (at, "/tool_calls/", c),
         );
         msg.content.push(decode_call(call, neutral, c, ctx));
     }
@@ -403,15 +397,12 @@ fn decode_tool_message(t: w::ToolMessage, ctx: &mut Ctx<'_>) -> ToolResult {
 /// Appends a result to the tool message at the end, or starts one.
 fn push_result(messages: &mut Vec<Message>, result: ToolResult, at: &str, ctx: &mut Ctx<'_>) {
     if messages.last().is_none_or(|m| m.role != Role::Tool) {
-        ctx.map(format_args!("/messages/{}", messages.len()), at);
+        ctx.map(("/messages/", messages.len()), at);
         messages.push(Message::new(Role::Tool, Vec::new()));
     }
     let n = messages.len() - 1;
     if let Some(last) = messages.last_mut() {
-        ctx.map(
-            format_args!("/messages/{n}/content/{}", last.content.len()),
-            at,
-        );
+        ctx.map(("/messages/", n, "/content/", last.content.len()), at);
         last.content.push(Part::ToolResult(result));
     }
 }
