@@ -116,6 +116,18 @@ impl NameRule {
         }
     }
 
+    /// [`NameRule::allowed`] for an ASCII byte: the check of every byte of every tool
+    /// name a long transcript carries.
+    #[inline]
+    fn allowed_byte(self, c: u8) -> bool {
+        match self.extra {
+            None => true,
+            Some(extra) => {
+                c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || extra.as_bytes().contains(&c)
+            }
+        }
+    }
+
     fn allowed_first(self, c: char) -> bool {
         self.allowed(c)
             && match self.first {
@@ -133,7 +145,7 @@ impl NameRule {
             return b
                 .first()
                 .is_some_and(|&f| self.allowed_first(char::from(f)))
-                && b[1..].iter().all(|&c| self.allowed(char::from(c)))
+                && b[1..].iter().all(|&c| self.allowed_byte(c))
                 && self.max.is_none_or(|m| b.len() <= m);
         }
         let mut chars = name.chars();

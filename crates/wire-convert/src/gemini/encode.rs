@@ -362,6 +362,10 @@ fn part_base<T: DeserializeOwned + Default>(
     ctx: &mut Ctx<'_>,
 ) -> (T, Map<String, Value>) {
     let v = &meta.vendor;
+    if v.fields.is_empty() && v.hints.is_empty() {
+        // Nothing kept, nothing to report: most parts of a long transcript.
+        return (T::default(), Map::new());
+    }
     let mut fields = ctx.vendor_fields(v, at);
     let nested = if key.is_empty() {
         Map::new()
