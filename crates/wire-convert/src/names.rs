@@ -28,6 +28,7 @@
 //! rewritten), a salted hash suffix is used until it does not. Names the rule accepts are
 //! reserved first, so they never change and nothing collides with them.
 
+use crate::util::AsciiSet;
 use wire_types::Format;
 
 /// What a name's first character may be.
@@ -116,16 +117,15 @@ impl NameRule {
         }
     }
 
-    /// [`NameRule::allowed`] for an ASCII byte: the check of every byte of every tool
-    /// name a long transcript carries.
-    #[inline]
-    fn allowed_byte(self, c: u8) -> bool {
-        match self.extra {
-            None => true,
-            Some(extra) => {
-                c.is_ascii_alphanumeric() || c == b'_' || c == b'-' || extra.as_bytes().contains(&c)
-            }
+    /// The ASCII bytes [`NameRule::allowed`] takes (`None`: any): the check of every
+    /// byte of every tool name a long transcript carries is one test against it.
+    fn ascii(self) -> Option<AsciiSet> {
+        let extra = self.extra?;
+        let mut set = AsciiSet::alnum_and("_-");
+        for b in extra.bytes() {
+            set = set.with(b);
         }
+        Some(set)
     }
 
     fn allowed_first(self, c: char) -> bool {
@@ -142,10 +142,11 @@ impl NameRule {
         if name.is_ascii() {
             // The common case, by bytes: one char per byte, the length in chars is `len`.
             let b = name.as_bytes();
+            let ascii = self.ascii();
             return b
                 .first()
                 .is_some_and(|&f| self.allowed_first(char::from(f)))
-                && b[1..].iter().all(|&c| self.allowed_byte(c))
+                && ascii.is_none_or(|set| b[1..].iter().all(|&c| set.has(c)))
                 && self.max.is_none_or(|m| b.len() <= m);
         }
         let mut chars = name.chars();

@@ -5,6 +5,7 @@ use crate::{Ctx, Format, LossCode, OpaqueMode};
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
+use std::collections::HashMap;
 use wire_types::{MaybeRaw, TextOrParts};
 
 /// Neutral arguments of a wire field that holds them as a JSON value (Anthropic and
@@ -217,24 +218,137 @@ pub(crate) fn set_path(buf: &mut String, parent: &str, key: &str, index: usize) 
     push_index(buf, index);
 }
 
+/// A map from text keys for the few entries most turns have (the calls of one assistant
+/// message): a list searched in order while it is short, a hash map once it grows, so a
+/// turn with thousands of calls stays linear.
+#[derive(Debug)]
+pub(crate) struct SmallMap<'k, V> {
+    list: Vec<(&'k str, V)>,
+    map: HashMap<&'k str, V>,
+}
+
+impl<'k, V: Copy> SmallMap<'k, V> {
+    /// The most entries kept as a list.
+    const LIST: usize = 8;
+
+    /// An empty map.
+    pub(crate) fn new() -> Self {
+        SmallMap {
+            list: Vec::new(),
+            map: HashMap::new(),
+        }
+    }
+
+    /// Sets `key` to `value`; `first`: only if `key` has no value yet.
+    pub(crate) fn insert(&mut self, key: &'k str, value: V, first: bool) {
+        if self.map.is_empty() {
+            if let Some(e) = self.list.iter_mut().find(|(k, _)| *k == key) {
+                if !first {
+                    e.1 = value;
+                }
+                return;
+            }
+            if self.list.len() < Self::LIST {
+                self.list.push((key, value));
+                return;
+            }
+            self.map.extend(self.list.drain(..));
+        }
+        if first {
+            self.map.entry(key).or_insert(value);
+        } else {
+            self.map.insert(key, value);
+        }
+    }
+
+    /// The value of `key`.
+    pub(crate) fn get(&self, key: &str) -> Option<V> {
+        if self.map.is_empty() {
+            self.list.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+        } else {
+            self.map.get(key).copied()
+        }
+    }
+
+    /// Empties the map, keeping its room.
+    pub(crate) fn clear(&mut self) {
+        self.list.clear();
+        self.map.clear();
+    }
+}
+
+/// A set of ASCII bytes as a 128-bit mask: the check of every byte of every id and tool
+/// name of a long transcript is one shift and one test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AsciiSet(u128);
+
+impl AsciiSet {
+    /// `[a-zA-Z0-9]` and the bytes of `extra` (ASCII ones; others are ignored).
+    pub(crate) const fn alnum_and(extra: &str) -> AsciiSet {
+        let mut set = AsciiSet(0);
+        let mut c = 0u8;
+        while c < 128 {
+            if c.is_ascii_alphanumeric() {
+                set = set.with(c);
+            }
+            c += 1;
+        }
+        let extra = extra.as_bytes();
+        let mut i = 0;
+        while i < extra.len() {
+            set = set.with(extra[i]);
+            i += 1;
+        }
+        set
+    }
+
+    /// The set with `b` added too (a byte that is not ASCII is ignored).
+    pub(crate) const fn with(self, b: u8) -> AsciiSet {
+        if b < 128 {
+            AsciiSet(self.0 | 1 << b)
+        } else {
+            self
+        }
+    }
+
+    /// Whether `b` is in the set (never for a byte that is not ASCII).
+    #[inline]
+    pub(crate) fn has(self, b: u8) -> bool {
+        b < 128 && (self.0 >> b) & 1 == 1
+    }
+}
+
+/// The two-digit numbers `00` to `99`, one after another: [`push_index`] writes an index
+/// two digits at a time from this text.
+const PAIRS: &str = "0001020304050607080910111213141516171819\
+                     2021222324252627282930313233343536373839\
+                     4041424344454647484950515253545556575859\
+                     6061626364656667686970717273747576777879\
+                     8081828384858687888990919293949596979899";
+
 /// Appends `index` in decimal, without the formatting machinery (which costs several
-/// times as much for the short numbers of pointers).
+/// times as much for the short numbers of pointers): two digits at a time, from a table
+/// of text, so nothing is checked for UTF-8 on the way.
 pub(crate) fn push_index(buf: &mut String, index: usize) {
+    let pair =
+        |buf: &mut String, n: usize| buf.push_str(PAIRS.get(2 * n..2 * n + 2).unwrap_or("00"));
     if index < 10 {
         buf.push(char::from(b'0' + index as u8));
-        return;
+    } else if index < 100 {
+        pair(buf, index);
+    } else if index < 1000 {
+        buf.push(char::from(b'0' + (index / 100) as u8));
+        pair(buf, index % 100);
+    } else if index < 10_000 {
+        pair(buf, index / 100);
+        pair(buf, index % 100);
+    } else {
+        // The digits above the last four, then those four (with their zeros).
+        push_index(buf, index / 10_000);
+        let low = index % 10_000;
+        pair(buf, low / 100);
+        pair(buf, low % 100);
     }
-    // Digits from the last (a division by a constant is a multiplication).
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    let mut n = index;
-    while n > 0 {
-        start -= 1;
-        digits[start] = b'0' + (n % 10) as u8;
-        n /= 10;
-    }
-    // Only ASCII digits were written.
-    buf.push_str(std::str::from_utf8(&digits[start..]).unwrap_or_default());
 }
 
 /// Unix seconds of an RFC 3339 date-time (`2024-05-01T12:30:00.123456Z`,
@@ -661,6 +775,43 @@ mod tests {
         }
         set_path(&mut buf, "", "messages", 3);
         assert_eq!(buf, "/messages/3");
+    }
+
+    #[test]
+    fn small_maps_answer_as_a_hash_map_does_short_or_long() {
+        let keys: Vec<String> = (0..40).map(|i| format!("k{}", i % 23)).collect();
+        for first in [false, true] {
+            for n in [0, 3, 8, 9, 40] {
+                let mut small = SmallMap::new();
+                let mut want = HashMap::new();
+                for (v, k) in keys[..n].iter().enumerate() {
+                    small.insert(k.as_str(), v, first);
+                    if first {
+                        want.entry(k.as_str()).or_insert(v);
+                    } else {
+                        want.insert(k.as_str(), v);
+                    }
+                }
+                for k in keys.iter().chain([&"absent".to_owned()]) {
+                    assert_eq!(
+                        small.get(k),
+                        want.get(k.as_str()).copied(),
+                        "{n} {first} {k}"
+                    );
+                }
+                small.clear();
+                assert_eq!(small.get("k1"), None);
+            }
+        }
+    }
+
+    #[test]
+    fn ascii_sets_hold_word_bytes_and_their_extras_only() {
+        let set = AsciiSet::alnum_and("_-.:é");
+        for b in 0..=255u8 {
+            let want = b.is_ascii_alphanumeric() || b"_-.:".contains(&b);
+            assert_eq!(set.has(b), want, "{b}");
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use crate::model::{Message, Part, Request, Response, Tool, ToolChoice};
 use crate::{Ctx, LossCode, NameMap, NameRule};
+use std::ops::ControlFlow;
 
 /// Where a tool name is used: a tool definition, a part of a message, the tool choice.
 /// Its pointer is written only when a loss needs it (most requests need none).
@@ -25,39 +26,73 @@ impl std::fmt::Display for Use {
     }
 }
 
-/// Every tool name of a request, with the neutral place of the item that uses it
-/// (the tool, the part, the tool choice); definitions first, so a name's loss points at
-/// its definition when it has one.
+/// Calls `f` with every tool name of a request and the neutral place of the item that
+/// uses it (the tool, the part, the tool choice), definitions first, so a name's loss
+/// points at its definition when it has one; stops when `f` says so.
+fn visit<'r>(req: &'r Request, mut f: impl FnMut(&'r str, Use) -> ControlFlow<()>) {
+    let mut go = || {
+        for (k, t) in req.tools.iter().enumerate() {
+            if let Tool::Function(d) = t {
+                f(d.name.as_str(), Use::Tool(k))?;
+            }
+        }
+        for (i, m) in req.messages.iter().enumerate() {
+            for (j, p) in m.content.iter().enumerate() {
+                match p {
+                    Part::ToolCall(c) => f(c.name.as_str(), Use::Part(i, j))?,
+                    Part::ToolResult(r) => {
+                        if let Some(n) = &r.name {
+                            f(n.as_str(), Use::Part(i, j))?;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        match &req.tool_choice {
+            Some(ToolChoice::Tool { name }) => f(name.as_str(), Use::Choice)?,
+            Some(ToolChoice::Allowed { names, .. }) => {
+                for n in names {
+                    f(n.as_str(), Use::Choice)?;
+                }
+            }
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    };
+    let _ = go();
+}
+
+/// Every tool name of a request with the place that uses it ([`visit`]).
 fn collect(req: &Request) -> Vec<(&str, Use)> {
     let mut out = Vec::new();
-    for (k, t) in req.tools.iter().enumerate() {
-        if let Tool::Function(d) = t {
-            out.push((d.name.as_str(), Use::Tool(k)));
-        }
-    }
-    for (i, m) in req.messages.iter().enumerate() {
-        for (j, p) in m.content.iter().enumerate() {
-            match p {
-                Part::ToolCall(c) => out.push((c.name.as_str(), Use::Part(i, j))),
-                Part::ToolResult(r) => {
-                    if let Some(n) = &r.name {
-                        out.push((n.as_str(), Use::Part(i, j)));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    match &req.tool_choice {
-        Some(ToolChoice::Tool { name }) => out.push((name.as_str(), Use::Choice)),
-        Some(ToolChoice::Allowed { names, .. }) => {
-            for n in names {
-                out.push((n.as_str(), Use::Choice));
-            }
-        }
-        _ => {}
-    }
+    visit(req, |name, at| {
+        out.push((name, at));
+        ControlFlow::Continue(())
+    });
     out
+}
+
+/// Whether `rule` accepts every tool name of `req`. A transcript names a handful of
+/// tools thousands of times: a name equal to one of the last few accepted is not
+/// checked again.
+fn all_accepted(req: &Request, rule: NameRule) -> bool {
+    let mut recent: [&str; 4] = [""; 4];
+    let mut next = 0;
+    let mut ok = true;
+    visit(req, |name, _| {
+        if !name.is_empty() && recent.contains(&name) {
+            return ControlFlow::Continue(());
+        }
+        if !rule.accepts(name) {
+            ok = false;
+            return ControlFlow::Break(());
+        }
+        recent[next] = name;
+        next = (next + 1) % recent.len();
+        ControlFlow::Continue(())
+    });
+    ok
 }
 
 fn rename(name: &mut String, map: &NameMap) {
@@ -70,10 +105,10 @@ fn rename(name: &mut String, map: &NameMap) {
 /// Rewrites the tool names of a request for `ctx.format`; returns the table.
 pub(crate) fn map_request(req: &mut Request, ctx: &mut Ctx<'_>) -> NameMap {
     let rule = NameRule::of(ctx.format);
-    let uses = collect(req);
-    if uses.iter().all(|(n, _)| rule.accepts(n)) {
+    if all_accepted(req, rule) {
         return NameMap::default();
     }
+    let uses = collect(req);
     let map = NameMap::build(rule, uses.iter().map(|(n, _)| *n));
     let mut reported = std::collections::HashSet::new();
     for (name, at) in &uses {

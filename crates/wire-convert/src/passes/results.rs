@@ -2,6 +2,7 @@
 //! error flag written as an `Error: ` prefix where the target has none.
 
 use crate::model::{Message, Part};
+use crate::util::SmallMap;
 use crate::{Ctx, Format, LossCode};
 use std::collections::HashMap;
 use wire_types::TextOrParts;
@@ -70,7 +71,7 @@ pub(crate) fn resolve_result_names(messages: &mut [Message]) {
 fn result_names(messages: &[Message]) -> Vec<(usize, usize, String)> {
     // The calls of the latest message with calls, up to the current position.
     let mut latest: Option<usize> = None;
-    let mut near: HashMap<&str, &str> = HashMap::new();
+    let mut near: SmallMap<&str> = SmallMap::new();
     let mut index: HashMap<&str, &str> = HashMap::new();
     // Every call before this (message, part) position is in `index`.
     let mut indexed = (0, 0);
@@ -83,11 +84,11 @@ fn result_names(messages: &[Message]) -> Vec<(usize, usize, String)> {
                         latest = Some(i);
                         near.clear();
                     }
-                    near.insert(c.id.as_str(), c.name.as_str());
+                    near.insert(c.id.as_str(), c.name.as_str(), false);
                 }
                 Part::ToolResult(r) if r.name.is_none() => {
                     let id = r.call_id.as_str();
-                    let name = near.get(id).copied().or_else(|| {
+                    let name = near.get(id).or_else(|| {
                         index_calls(messages, &mut index, &mut indexed, (i, j));
                         index.get(id).copied()
                     });
@@ -135,7 +136,7 @@ pub(crate) fn order_results(messages: &mut [Message], ctx: &mut crate::Ctx<'_>) 
     let mut calls: Option<usize> = None;
     // The position of each call id in the assistant turn `calls` (its first call with
     // that id), built once per turn when a tool message needs it.
-    let mut ranks: Option<(usize, HashMap<&str, usize>)> = None;
+    let mut ranks: Option<(usize, SmallMap<usize>)> = None;
     for (i, m) in messages.iter().enumerate() {
         match m.role {
             crate::model::Role::Assistant
@@ -146,21 +147,19 @@ pub(crate) fn order_results(messages: &mut [Message], ctx: &mut crate::Ctx<'_>) 
             crate::model::Role::Tool => {
                 let Some(a) = calls else { continue };
                 if ranks.as_ref().is_none_or(|(at, _)| *at != a) {
-                    let mut by_id = HashMap::new();
+                    let mut by_id = SmallMap::new();
                     let ids = messages[a].content.iter().filter_map(|p| match p {
                         Part::ToolCall(c) => Some(c.id.as_str()),
                         _ => None,
                     });
                     for (n, id) in ids.enumerate() {
-                        by_id.entry(id).or_insert(n);
+                        by_id.insert(id, n, true);
                     }
                     ranks = Some((a, by_id));
                 }
                 let Some((_, by_id)) = &ranks else { continue };
                 let rank = |p: &Part| match p {
-                    Part::ToolResult(r) => {
-                        by_id.get(r.call_id.as_str()).copied().unwrap_or(usize::MAX)
-                    }
+                    Part::ToolResult(r) => by_id.get(r.call_id.as_str()).unwrap_or(usize::MAX),
                     _ => usize::MAX,
                 };
                 let mut in_order = m.content.iter().map(rank);
