@@ -1,8 +1,9 @@
 //! [`StreamEncoder`]: [`StreamPart`]s in, a format's stream out (its typed events in its
 //! wire framing), and the [`EventEncoder`] state machine each format implements.
 
-use super::{Framing, PartId, StreamPart, StreamStart};
+use super::{Framing, PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
 use crate::ids::IdMapper;
+use crate::model::{Part, PartMeta, Signed};
 use crate::{Ctx, Error, Format, IdMap, Loss, LossCode, Options, ReasoningMode};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -222,6 +223,150 @@ pub(crate) fn reasoning_id_lost(id: Option<&str>, part: PartId, format: Format, 
             format!("{}/id", at(part)),
             format!("reasoning item id `{id}` means nothing to {format}"),
         );
+    }
+}
+
+/// The parts a format's encoder leaves out, with everything that belongs to them: a part
+/// of a choice the format does not stream, reasoning the options drop. Each format's
+/// [`EventEncoder::part`] asks [`Dropped::admit`] once its start is written ([`starts`]).
+#[derive(Debug, Default)]
+pub(crate) struct Dropped(Vec<PartId>);
+
+impl Dropped {
+    /// Whether `part` reaches the encoder. `one`: what the format streams one of
+    /// (`message`, `output`: a part of another choice is a loss, see [`one_choice`]),
+    /// `None` when it streams every choice; `foreign`: whether the options' reasoning
+    /// rule applies to a reasoning part (see [`reasoning_dropped`]). A part left out at
+    /// its start is remembered, and its deltas, signature, meta and end are left out
+    /// after it; the finish of another choice is nothing to a format that streams one.
+    pub(crate) fn admit(
+        &mut self,
+        part: &StreamPart,
+        one: Option<&str>,
+        foreign: bool,
+        ctx: &mut Ctx<'_>,
+    ) -> bool {
+        let (id, choice) = match part {
+            StreamPart::TextStart { part, choice, .. }
+            | StreamPart::ReasoningStart { part, choice, .. }
+            | StreamPart::ToolStart { part, choice, .. }
+            | StreamPart::Whole { part, choice, .. } => (*part, *choice),
+            StreamPart::Finish { choice, .. } => return one.is_none() || *choice == 0,
+            other => return part_of(other).is_none_or(|p| !self.0.contains(&p)),
+        };
+        if let Some(what) = one {
+            if !one_choice(ctx.format, what, id, choice, ctx) {
+                self.0.push(id);
+                return false;
+            }
+        }
+        if matches!(part, StreamPart::ReasoningStart { .. }) && reasoning_dropped(id, foreign, ctx)
+        {
+            self.0.push(id);
+            return false;
+        }
+        true
+    }
+
+    /// Leaves out `part` (begun, by a rule of the format's own), and what belongs to it.
+    pub(crate) fn drop(&mut self, part: PartId) {
+        self.0.push(part);
+    }
+}
+
+/// The part a stream part belongs to, when it is not its start.
+fn part_of(part: &StreamPart) -> Option<PartId> {
+    match part {
+        StreamPart::TextDelta { part, .. }
+        | StreamPart::ReasoningDelta { part, .. }
+        | StreamPart::SummaryDelta { part, .. }
+        | StreamPart::Signature { part, .. }
+        | StreamPart::ToolDelta { part, .. }
+        | StreamPart::Meta { part, .. }
+        | StreamPart::End { part } => Some(*part),
+        _ => None,
+    }
+}
+
+/// The loss of a signature that has no place where it stands (on a text or a call, on a
+/// part already written): `/parts/<part id>/signature`.
+pub(crate) fn signature_lost(token: Option<&Signed>, part: PartId, ctx: &mut Ctx<'_>) {
+    ctx.report_unplaced_token(token, format_args!("{}/signature", at(part)), "a signature");
+}
+
+/// The loss of what a part's meta brings that a stream encoder writes nothing of: its
+/// vendor fields (this format's own included) and its signature. Its cache marker is
+/// the format's to report, if anything.
+pub(crate) fn meta_lost(meta: &PartMeta, part: PartId, ctx: &mut Ctx<'_>) {
+    ctx.report_unwritten_fields(&meta.vendor, &at(part));
+    signature_lost(meta.signature.as_ref(), part, ctx);
+}
+
+/// The loss of a reasoning part's signature (or, `encrypted`, its encrypted payload)
+/// that the format has no place for. Its pointer is `/parts/<part id>/signature`, or,
+/// `by_kind`, `/parts/<part id>/encrypted` for an encrypted payload.
+pub(crate) fn reasoning_token_lost(
+    token: &Signed,
+    encrypted: bool,
+    by_kind: bool,
+    part: PartId,
+    ctx: &mut Ctx<'_>,
+) {
+    let (field, what) = if encrypted {
+        ("encrypted", "encrypted reasoning")
+    } else {
+        ("signature", "a reasoning signature")
+    };
+    let field = if by_kind { field } else { "signature" };
+    ctx.report_unplaced_token(Some(token), format_args!("{}/{field}", at(part)), what);
+}
+
+/// The change of a reasoning summary streamed to a format that has none: it is sent as
+/// the reasoning's text (`code` and `detail` say how, in the format's words).
+pub(crate) fn summary_as_text(
+    part: PartId,
+    code: LossCode,
+    detail: &'static str,
+    ctx: &mut Ctx<'_>,
+) {
+    ctx.changed(code, format!("{}/summary", at(part)), detail);
+}
+
+/// The loss of a whole part that has no place in `stream` (`an anthropic response
+/// stream`): what kind of part it was (for a part kept whole, its format's).
+pub(crate) fn no_place(part: PartId, content: &Part, stream: &str, ctx: &mut Ctx<'_>) {
+    let what = match content {
+        Part::Opaque(o) => format!("a {} part", o.format),
+        p => format!("a {} part", p.kind()),
+    };
+    ctx.dropped(
+        LossCode::PartUnsupported,
+        at(part),
+        format!("{what} has no place in {stream}"),
+    );
+}
+
+/// The arguments text of a call that a stream encoder held until its end: the text of
+/// its deltas, `{}` when none came (or only white space).
+pub(crate) fn held_arguments(args: String) -> String {
+    if args.trim().is_empty() {
+        "{}".to_owned()
+    } else {
+        args
+    }
+}
+
+/// What an encoder writes in place of a finish when its source ended without one (the
+/// source's decoder reports why): an error, never a quiet end a client could take for a
+/// whole answer.
+pub(crate) const UNFINISHED: &str = "the source stream ended before it finished";
+
+/// The provider's error code of a stream error, to write on again: none for a stream cut
+/// short (the writing format's generic code stands for it).
+pub(crate) fn error_code(e: &StreamError) -> Option<String> {
+    match e.kind {
+        StreamErrorKind::Incomplete => None,
+        _ => e.code.clone(),
     }
 }
 

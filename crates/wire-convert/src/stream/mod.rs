@@ -38,11 +38,14 @@ mod encode;
 mod translate;
 
 pub use accumulate::{Accumulator, accumulate};
+pub(crate) use accumulate::{merge_meta, started_call};
 pub(crate) use decode::{Event, EventDecoder, Parts, incomplete, read};
 pub use decode::{Framing, StreamDecoder};
 pub use encode::StreamEncoder;
 pub(crate) use encode::{
-    EventEncoder, Events, at, one_choice, reasoning_dropped, reasoning_id_lost, starts,
+    Dropped, EventEncoder, Events, UNFINISHED, at, error_code, held_arguments, meta_lost, no_place,
+    reasoning_dropped, reasoning_id_lost, reasoning_token_lost, signature_lost, starts,
+    summary_as_text,
 };
 pub use translate::StreamTranslator;
 

@@ -6,8 +6,8 @@ use super::super::hints::TOOL_PLAN;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, StopReason, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, PartId, StreamPart, StreamStart, at, one_choice, reasoning_dropped,
-    reasoning_id_lost, starts,
+    Dropped, EventEncoder, Events, PartId, StreamPart, StreamStart, UNFINISHED, at, no_place,
+    reasoning_id_lost, reasoning_token_lost, starts, summary_as_text,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -22,8 +22,6 @@ enum Open {
     Plan,
     /// A call at its index.
     Call(u32),
-    /// Left out (another choice, reasoning dropped): its deltas with it.
-    Dropped,
 }
 
 /// The v2 chat stream encoder: `message-start` first, content items, the tool plan and
@@ -34,6 +32,8 @@ enum Open {
 pub(crate) struct Encoder {
     started: bool,
     open: Vec<(PartId, Open)>,
+    /// Parts left out (another choice, reasoning dropped), and what belongs to them.
+    dropped: Dropped,
     next_content: u32,
     next_call: u32,
     source: Option<crate::Format>,
@@ -235,7 +235,7 @@ impl Encoder {
                 Some("tool-call-end"),
                 &w::StreamEvent::ToolCallEnd(index_event(index)),
             ),
-            Open::Plan | Open::Dropped => Ok(()),
+            Open::Plan => Ok(()),
         }
     }
 
@@ -244,14 +244,6 @@ impl Encoder {
             self.end_part(part, out)?;
         }
         Ok(())
-    }
-
-    fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
-        if one_choice(F, "message", part, choice, ctx) {
-            return true;
-        }
-        self.open.push((part, Open::Dropped));
-        false
     }
 
     /// The citations of a finish, as `citation-start` / `citation-end` pairs.
@@ -359,15 +351,7 @@ impl Encoder {
                 self.end_part(part, out)
             }
             other => {
-                let what = match &other {
-                    Part::Opaque(o) => format!("a {} part", o.format),
-                    p => format!("a {} part", p.kind()),
-                };
-                ctx.dropped(
-                    LossCode::PartUnsupported,
-                    at(part),
-                    format!("{what} has no place in a cohere stream"),
-                );
+                no_place(part, &other, "a cohere stream", ctx);
                 Ok(())
             }
         }
@@ -382,31 +366,23 @@ impl EventEncoder for Encoder {
         if starts(self.started, &part, |start| self.start(start, out, ctx))? {
             return Ok(());
         }
+        if !self
+            .dropped
+            .admit(&part, Some("message"), self.source != Some(F), ctx)
+        {
+            return Ok(());
+        }
         match part {
             StreamPart::Start(_) => {}
-            StreamPart::TextStart { part, choice, meta } => {
-                if self.choice_ok(part, choice, ctx) {
-                    ctx.report_unwritten_fields(&meta.vendor, &at(part));
-                    part_meta(&meta, &at(part), ctx);
-                    self.open_content(part, false, out)?;
-                }
+            StreamPart::TextStart { part, meta, .. } => {
+                ctx.report_unwritten_fields(&meta.vendor, &at(part));
+                part_meta(&meta, &at(part), ctx);
+                self.open_content(part, false, out)?;
             }
             StreamPart::TextDelta { part, text } | StreamPart::ReasoningDelta { part, text } => {
                 self.text(part, text, out)?;
             }
-            StreamPart::ReasoningStart {
-                part,
-                choice,
-                id,
-                meta,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                if reasoning_dropped(part, self.source != Some(F), ctx) {
-                    self.open.push((part, Open::Dropped));
-                    return Ok(());
-                }
+            StreamPart::ReasoningStart { part, id, meta, .. } => {
                 reasoning_id_lost(id.as_deref(), part, F, ctx);
                 ctx.report_unwritten_fields(&meta.vendor, &at(part));
                 part_meta(&meta, &at(part), ctx);
@@ -417,11 +393,12 @@ impl EventEncoder for Encoder {
                 }
             }
             StreamPart::SummaryDelta { part, text, .. } => {
-                if self.kind(part).is_some_and(|k| k != Open::Dropped) {
-                    ctx.changed(
+                if self.kind(part).is_some() {
+                    summary_as_text(
+                        part,
                         LossCode::PartChanged,
-                        format!("{}/summary", at(part)),
                         "cohere has no reasoning summary: the summary is sent as thinking",
+                        ctx,
                     );
                 }
                 self.text(part, text, out)?;
@@ -431,45 +408,25 @@ impl EventEncoder for Encoder {
                 token,
                 encrypted,
             } => {
-                if self.kind(part).is_some_and(|k| k != Open::Dropped) {
-                    let (field, what) = if encrypted {
-                        ("encrypted", "encrypted reasoning")
-                    } else {
-                        ("signature", "a reasoning signature")
-                    };
-                    ctx.report_unplaced_token(
-                        Some(&token),
-                        format_args!("{}/{field}", at(part)),
-                        what,
-                    );
+                if self.kind(part).is_some() {
+                    reasoning_token_lost(&token, encrypted, true, part, ctx);
                 }
             }
             StreamPart::ToolStart {
                 part,
-                choice,
                 id,
                 name,
                 meta,
                 ..
             } => {
-                if self.choice_ok(part, choice, ctx) {
-                    part_meta(&meta, &at(part), ctx);
-                    ctx.report_unwritten_fields(&meta.vendor, &at(part));
-                    self.open_call(part, id, name, out)?;
-                }
+                part_meta(&meta, &at(part), ctx);
+                ctx.report_unwritten_fields(&meta.vendor, &at(part));
+                self.open_call(part, id, name, out)?;
             }
             StreamPart::ToolDelta { part, json } => self.args(part, json, out)?,
-            StreamPart::Whole {
-                part,
-                choice,
-                content,
-            } => {
-                if self.choice_ok(part, choice, ctx) {
-                    self.whole(part, content, out, ctx)?;
-                }
-            }
+            StreamPart::Whole { part, content, .. } => self.whole(part, content, out, ctx)?,
             StreamPart::Meta { part, meta } => {
-                if self.kind(part).is_some_and(|k| k != Open::Dropped) {
+                if self.kind(part).is_some() {
                     ctx.report_unwritten_fields(&meta.vendor, &at(part));
                     part_meta(&meta, &at(part), ctx);
                 }
@@ -477,15 +434,13 @@ impl EventEncoder for Encoder {
             StreamPart::End { part } => self.end_part(part, out)?,
             StreamPart::Usage(u) => self.usage = Some(u),
             StreamPart::Finish {
-                choice,
                 stop_reason,
                 vendor,
+                ..
             } => {
-                if choice == 0 {
-                    self.end_all(out)?;
-                    self.citations(&vendor, out, ctx)?;
-                    self.finish = Some(stop_reason);
-                }
+                self.end_all(out)?;
+                self.citations(&vendor, out, ctx)?;
+                self.finish = Some(stop_reason);
             }
             StreamPart::ResponseMeta(v) => {
                 let mut rest = v;
@@ -507,10 +462,7 @@ impl EventEncoder for Encoder {
             }
             StreamPart::Error(e) => {
                 self.end_all(out)?;
-                let message = match &e.code {
-                    Some(code) => format!("{code}: {}", e.message),
-                    None => e.message,
-                };
+                let message = e.to_string();
                 self.message_end(Some(w::FinishReason::Error), Some(message), out, ctx)?;
             }
         }
@@ -534,7 +486,7 @@ impl EventEncoder for Encoder {
             // end here either.
             None => self.message_end(
                 Some(w::FinishReason::Error),
-                Some("the source stream ended before it finished".to_owned()),
+                Some(UNFINISHED.to_owned()),
                 out,
                 ctx,
             ),

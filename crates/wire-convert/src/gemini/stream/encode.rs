@@ -12,7 +12,9 @@ use super::super::encode::{Calls, encode_part};
 use super::super::rebuild_from;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Arguments, Reasoning, Role, Signed, ToolCall};
-use crate::stream::{EventEncoder, Events, at};
+use crate::stream::{
+    EventEncoder, Events, at, held_arguments, merge_meta, meta_lost, started_call,
+};
 use crate::util::rfc3339_of_unix;
 
 /// An open part.
@@ -244,11 +246,7 @@ impl Encoder {
                 mut call,
                 args,
             } => {
-                call.arguments = Arguments::Text(if args.trim().is_empty() {
-                    "{}".to_owned()
-                } else {
-                    args
-                });
+                call.arguments = Arguments::Text(held_arguments(args));
                 self.write(choice, part, Part::ToolCall(call), out, ctx)
             }
         }
@@ -318,16 +316,6 @@ fn open_choice(o: &Open) -> u32 {
         Open::Text { choice, .. } | Open::Reasoning { choice, .. } | Open::Call { choice, .. } => {
             *choice
         }
-    }
-}
-
-fn merge_meta(into: &mut PartMeta, from: PartMeta) {
-    into.vendor.merge(from.vendor);
-    if from.cache.is_some() {
-        into.cache = from.cache;
-    }
-    if from.signature.is_some() {
-        into.signature = from.signature;
     }
 }
 
@@ -413,13 +401,7 @@ impl EventEncoder for Encoder {
                     part,
                     Open::Call {
                         choice,
-                        call: ToolCall {
-                            id,
-                            synthetic_id,
-                            name,
-                            arguments: Arguments::Text(String::new()),
-                            meta,
-                        },
+                        call: started_call(id, synthetic_id, name, meta),
                         args: String::new(),
                     },
                 ));
@@ -447,14 +429,7 @@ impl EventEncoder for Encoder {
                     *pending = Some(m);
                 }
                 Some((_, Open::Call { call, .. })) => merge_meta(&mut call.meta, meta),
-                None => {
-                    ctx.report_unwritten_fields(&meta.vendor, &at(part));
-                    ctx.report_unplaced_token(
-                        meta.signature.as_ref(),
-                        format_args!("{}/signature", at(part)),
-                        "a signature",
-                    );
-                }
+                None => meta_lost(&meta, part, ctx),
             },
             StreamPart::End { part } => self.end_part(part, out, ctx)?,
             StreamPart::Usage(u) => self.usage = Some(u),

@@ -7,8 +7,9 @@ use crate::model::{Part, PartMeta, StopReason, Usage, Vendor};
 use crate::openai_chat::stream::MESSAGE;
 use crate::passes::tools::NO_TYPE;
 use crate::stream::{
-    EventEncoder, Events, PartId, StreamErrorKind, StreamPart, StreamStart, at, reasoning_dropped,
-    starts,
+    Dropped, EventEncoder, Events, PartId, StreamPart, StreamStart, UNFINISHED, at, error_code,
+    held_arguments, merge_meta, meta_lost, no_place, reasoning_dropped, reasoning_token_lost,
+    signature_lost, starts, summary_as_text,
 };
 use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};
@@ -61,7 +62,8 @@ pub(crate) struct Encoder {
     roles: Vec<u32>,
     open: Vec<(PartId, u32, Open)>,
     calls: Vec<Call>,
-    dropped: Vec<PartId>,
+    /// Parts left out (reasoning dropped), and what belongs to them.
+    dropped: Dropped,
     usage: Option<Usage>,
     /// Finish chunks waiting for the usage: (choice, reason, vendor).
     held: Vec<(u32, Option<StopReason>, Vendor)>,
@@ -149,22 +151,9 @@ impl Encoder {
         self.content(index, TextOrParts::Parts(vec![chunk]), out)
     }
 
-    /// Whether reasoning is written: Mistral's own, or another's text (as the whole-body
-    /// encoder sends it), unless the options drop it.
-    fn reasoning_ok(&mut self, part: PartId, ctx: &mut Ctx<'_>) -> bool {
-        if reasoning_dropped(part, true, ctx) {
-            return false;
-        }
-        true
-    }
-
     /// Writes a call whole.
     fn call(&mut self, c: Call, ctx: &mut Ctx<'_>, out: &mut Events) -> Result<(), Error> {
-        ctx.report_unplaced_token(
-            c.meta.signature.as_ref(),
-            format_args!("{}/signature", at(c.part)),
-            "a signature",
-        );
+        signature_lost(c.meta.signature.as_ref(), c.part, ctx);
         let v = &c.meta.vendor;
         let mut fields = ctx.vendor_fields(v, &at(c.part));
         let kind = if v.flag(F, NO_TYPE) {
@@ -191,11 +180,7 @@ impl Encoder {
                 None => true,
             },
         );
-        let arguments = if c.arguments.trim().is_empty() {
-            "{}".to_owned()
-        } else {
-            c.arguments
-        };
+        let arguments = held_arguments(c.arguments);
         let arguments = if v.flag(F, ARGS_JSON) {
             match serde_json::from_str::<Value>(&arguments) {
                 Ok(j) => wire_types::Arguments::Json(j),
@@ -268,7 +253,9 @@ impl Encoder {
                 out,
             ),
             Part::Reasoning(r) => {
-                if self.reasoning_ok(part, ctx) {
+                // Mistral's own, or another's text (as the whole-body encoder sends it),
+                // unless the options drop it.
+                if !reasoning_dropped(part, true, ctx) {
                     if let Some(text) = r.text.filter(|t| !t.is_empty()) {
                         self.thinking(choice, text, out)?;
                     }
@@ -276,15 +263,7 @@ impl Encoder {
                 Ok(())
             }
             other => {
-                let what = match &other {
-                    Part::Opaque(o) => format!("a {} part", o.format),
-                    p => format!("a {} part", p.kind()),
-                };
-                ctx.dropped(
-                    LossCode::PartUnsupported,
-                    at(part),
-                    format!("{what} has no place in a mistral response stream"),
-                );
+                no_place(part, &other, "a mistral response stream", ctx);
                 Ok(())
             }
         }
@@ -372,15 +351,13 @@ impl EventEncoder for Encoder {
         })? {
             return Ok(());
         }
+        if !self.dropped.admit(&part, None, true, ctx) {
+            return Ok(());
+        }
         match part {
             StreamPart::Start(_) => {}
             StreamPart::TextStart { part, choice, meta } => {
-                ctx.report_unwritten_fields(&meta.vendor, &at(part));
-                ctx.report_unplaced_token(
-                    meta.signature.as_ref(),
-                    format_args!("{}/signature", at(part)),
-                    "a signature",
-                );
+                meta_lost(&meta, part, ctx);
                 self.open.push((part, choice, Open::Text));
                 if !self.roles.contains(&choice) {
                     self.text(choice, String::new(), out)?;
@@ -400,10 +377,6 @@ impl EventEncoder for Encoder {
             StreamPart::ReasoningStart {
                 part, choice, meta, ..
             } => {
-                if !self.reasoning_ok(part, ctx) {
-                    self.dropped.push(part);
-                    return Ok(());
-                }
                 ctx.report_unwritten_fields(&meta.vendor, &at(part));
                 self.open.push((part, choice, Open::Reasoning));
             }
@@ -420,10 +393,11 @@ impl EventEncoder for Encoder {
                 if let Some(&(_, choice, Open::Reasoning)) =
                     self.open.iter().find(|(p, _, _)| *p == part)
                 {
-                    ctx.changed(
+                    summary_as_text(
+                        part,
                         LossCode::PartChanged,
-                        format!("{}/summary", at(part)),
                         "mistral has no reasoning summary: the summary is sent as thinking",
+                        ctx,
                     );
                     if !text.is_empty() {
                         self.thinking(choice, text, out)?;
@@ -431,13 +405,8 @@ impl EventEncoder for Encoder {
                 }
             }
             StreamPart::Signature { part, token, .. } => {
-                if !self.dropped.contains(&part) {
-                    ctx.report_unplaced_token(
-                        Some(&token),
-                        format_args!("{}/signature", at(part)),
-                        "a reasoning signature",
-                    );
-                }
+                // An encrypted payload is reported as a signature here.
+                reasoning_token_lost(&token, false, false, part, ctx);
             }
             StreamPart::ToolStart {
                 part,
@@ -465,25 +434,11 @@ impl EventEncoder for Encoder {
                 content,
             } => self.whole(part, choice, content, ctx, out)?,
             StreamPart::Meta { part, meta } => {
-                if self.dropped.contains(&part) {
-                    return Ok(());
-                }
                 match self.calls.iter_mut().find(|c| c.part == part) {
-                    // A call's vendor data goes out with it.
-                    Some(c) => {
-                        c.meta.vendor.merge(meta.vendor);
-                        if meta.signature.is_some() {
-                            c.meta.signature = meta.signature;
-                        }
-                    }
-                    None => {
-                        ctx.report_unwritten_fields(&meta.vendor, &at(part));
-                        ctx.report_unplaced_token(
-                            meta.signature.as_ref(),
-                            format_args!("{}/signature", at(part)),
-                            "a signature",
-                        );
-                    }
+                    // A call's vendor data and signature go out with it (its cache marker
+                    // is not written).
+                    Some(c) => merge_meta(&mut c.meta, meta),
+                    None => meta_lost(&meta, part, ctx),
                 }
             }
             StreamPart::End { part } => self.end_part(part, ctx, out)?,
@@ -508,10 +463,7 @@ impl EventEncoder for Encoder {
             }
             StreamPart::ResponseMeta(v) => ctx.report_unwritten_fields(&v, ""),
             StreamPart::Error(e) => {
-                let code = match e.kind {
-                    StreamErrorKind::Incomplete => None,
-                    _ => e.code.clone(),
-                };
+                let code = error_code(&e);
                 error_event(out, e.message, code)?;
                 self.finished = true;
             }
@@ -525,11 +477,7 @@ impl EventEncoder for Encoder {
         }
         self.finished = true;
         if !self.any_finish {
-            return error_event(
-                out,
-                "the source stream ended before it finished".to_owned(),
-                None,
-            );
+            return error_event(out, UNFINISHED.to_owned(), None);
         }
         self.flush(ctx, out)?;
         out.done();

@@ -7,7 +7,8 @@ use crate::model::{
     self, Arguments, Choice, Message, Part, Role, StopReason, ToolCall, Usage, Vendor,
 };
 use crate::stream::{
-    EventEncoder, Events, PartId, StreamPart, at, one_choice, reasoning_dropped, reasoning_id_lost,
+    Dropped, EventEncoder, Events, PartId, StreamPart, UNFINISHED, at, held_arguments, merge_meta,
+    reasoning_id_lost, reasoning_token_lost, started_call, summary_as_text,
 };
 use crate::{Ctx, Error, LossCode, util};
 use serde_json::Value;
@@ -20,8 +21,6 @@ enum Open {
     Reasoning,
     /// A call, held until its end: Ollama sends calls whole.
     Call(Box<ToolCall>, String),
-    /// Left out (another choice, reasoning dropped): its deltas with it.
-    Dropped,
 }
 
 /// The `/api/chat` stream encoder: a line per text or thinking delta as it comes, a line
@@ -38,6 +37,8 @@ pub(crate) struct Encoder {
     vendor: Vendor,
     /// Open parts, in the order they started.
     open: Vec<(PartId, Open)>,
+    /// Parts left out (another choice, reasoning dropped), and what belongs to them.
+    dropped: Dropped,
     /// Calls that ended, waiting for the calls still open before them.
     ready: Vec<(PartId, ToolCall)>,
     usage: Option<Usage>,
@@ -83,11 +84,7 @@ impl Encoder {
             return Ok(());
         };
         if let (_, Open::Call(mut call, args)) = self.open.remove(i) {
-            call.arguments = Arguments::Text(if args.trim().is_empty() {
-                "{}".to_owned()
-            } else {
-                args
-            });
+            call.arguments = Arguments::Text(held_arguments(args));
             self.ready.push((part, *call));
         }
         if !self.open.iter().any(|(_, o)| matches!(o, Open::Call(..))) {
@@ -118,14 +115,6 @@ impl Encoder {
             self.end_part(part, out, ctx)?;
         }
         self.flush(out, ctx)
-    }
-
-    fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
-        if one_choice(F, "message", part, choice, ctx) {
-            return true;
-        }
-        self.open.push((part, Open::Dropped));
-        false
     }
 
     /// The `done: true` line.
@@ -180,6 +169,12 @@ impl EventEncoder for Encoder {
         if self.ended {
             return Ok(());
         }
+        if !self
+            .dropped
+            .admit(&part, Some("message"), self.source != Some(F), ctx)
+        {
+            return Ok(());
+        }
         match part {
             StreamPart::Start(s) => {
                 self.source = s.format;
@@ -198,31 +193,16 @@ impl EventEncoder for Encoder {
                 }
                 self.vendor.merge(s.vendor);
             }
-            StreamPart::TextStart { part, choice, meta } => {
-                if self.choice_ok(part, choice, ctx) {
-                    part_meta(&meta, &at(part), ctx);
-                    self.open.push((part, Open::Text));
-                }
+            StreamPart::TextStart { part, meta, .. } => {
+                part_meta(&meta, &at(part), ctx);
+                self.open.push((part, Open::Text));
             }
             StreamPart::TextDelta { part, text } => match self.kind(part) {
                 Some(Open::Text) => self.text_line(text, false, out)?,
                 Some(Open::Reasoning) => self.text_line(text, true, out)?,
                 _ => {}
             },
-            StreamPart::ReasoningStart {
-                part,
-                choice,
-                id,
-                meta,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                let foreign = self.source != Some(F);
-                if reasoning_dropped(part, foreign, ctx) {
-                    self.open.push((part, Open::Dropped));
-                    return Ok(());
-                }
+            StreamPart::ReasoningStart { part, id, meta, .. } => {
                 reasoning_id_lost(id.as_deref(), part, F, ctx);
                 part_meta(&meta, &at(part), ctx);
                 self.open.push((part, Open::Reasoning));
@@ -234,10 +214,11 @@ impl EventEncoder for Encoder {
             }
             StreamPart::SummaryDelta { part, text, .. } => {
                 if matches!(self.kind(part), Some(Open::Reasoning)) {
-                    ctx.changed(
+                    summary_as_text(
+                        part,
                         LossCode::PartChanged,
-                        format!("{}/summary", at(part)),
                         "ollama has no reasoning summary: the summary is sent as thinking",
+                        ctx,
                     );
                     self.text_line(text, true, out)?;
                 }
@@ -248,37 +229,20 @@ impl EventEncoder for Encoder {
                 encrypted,
             } => {
                 if matches!(self.kind(part), Some(Open::Reasoning)) {
-                    let (field, what) = if encrypted {
-                        ("encrypted", "encrypted reasoning")
-                    } else {
-                        ("signature", "a reasoning signature")
-                    };
-                    ctx.report_unplaced_token(
-                        Some(&token),
-                        format_args!("{}/{field}", at(part)),
-                        what,
-                    );
+                    reasoning_token_lost(&token, encrypted, true, part, ctx);
                 }
             }
             StreamPart::ToolStart {
                 part,
-                choice,
                 id,
                 synthetic_id,
                 name,
                 meta,
+                ..
             } => {
-                if self.choice_ok(part, choice, ctx) {
-                    let call = ToolCall {
-                        id,
-                        synthetic_id,
-                        name,
-                        arguments: Arguments::Text(String::new()),
-                        meta,
-                    };
-                    self.open
-                        .push((part, Open::Call(Box::new(call), String::new())));
-                }
+                let call = started_call(id, synthetic_id, name, meta);
+                self.open
+                    .push((part, Open::Call(Box::new(call), String::new())));
             }
             StreamPart::ToolDelta { part, json } => {
                 if let Some((_, Open::Call(_, args))) =
@@ -287,32 +251,23 @@ impl EventEncoder for Encoder {
                     args.push_str(&json);
                 }
             }
-            StreamPart::Whole {
-                part,
-                choice,
-                content,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                match content {
-                    Part::ToolCall(call) => {
-                        self.ready.push((part, call));
-                        if !self.open.iter().any(|(_, o)| matches!(o, Open::Call(..))) {
-                            self.flush(out, ctx)?;
-                        }
-                    }
-                    other => {
-                        let m = encode_part(other, &at(part), ctx);
-                        let empty = m.content.as_deref().is_none_or(str::is_empty)
-                            && m.thinking.is_none()
-                            && m.images.is_none();
-                        if !empty {
-                            self.line(m, out)?;
-                        }
+            StreamPart::Whole { part, content, .. } => match content {
+                Part::ToolCall(call) => {
+                    self.ready.push((part, call));
+                    if !self.open.iter().any(|(_, o)| matches!(o, Open::Call(..))) {
+                        self.flush(out, ctx)?;
                     }
                 }
-            }
+                other => {
+                    let m = encode_part(other, &at(part), ctx);
+                    let empty = m.content.as_deref().is_none_or(str::is_empty)
+                        && m.thinking.is_none()
+                        && m.images.is_none();
+                    if !empty {
+                        self.line(m, out)?;
+                    }
+                }
+            },
             StreamPart::Meta { part, meta } => {
                 if let Some(Open::Call(call, _)) = self
                     .open
@@ -321,13 +276,7 @@ impl EventEncoder for Encoder {
                     .map(|(_, o)| o)
                 {
                     // Written with the call.
-                    call.meta.vendor.merge(meta.vendor);
-                    if meta.signature.is_some() {
-                        call.meta.signature = meta.signature;
-                    }
-                    if meta.cache.is_some() {
-                        call.meta.cache = meta.cache;
-                    }
+                    merge_meta(&mut call.meta, meta);
                 } else if matches!(self.kind(part), Some(Open::Text | Open::Reasoning)) {
                     part_meta(&meta, &at(part), ctx);
                 }
@@ -335,24 +284,18 @@ impl EventEncoder for Encoder {
             StreamPart::End { part } => self.end_part(part, out, ctx)?,
             StreamPart::Usage(u) => self.usage = Some(u),
             StreamPart::Finish {
-                choice,
                 stop_reason,
                 vendor,
+                ..
             } => {
-                if choice == 0 {
-                    self.close_all(out, ctx)?;
-                    self.finish = Some((stop_reason, vendor));
-                }
+                self.close_all(out, ctx)?;
+                self.finish = Some((stop_reason, vendor));
             }
             StreamPart::ResponseMeta(v) => self.vendor.merge(v),
             StreamPart::Error(e) => {
                 // What is complete goes out; a call still open never ran.
                 self.flush(out, ctx)?;
-                let message = match &e.code {
-                    Some(code) => format!("{code}: {}", e.message),
-                    None => e.message,
-                };
-                self.error_line(message, out)?;
+                self.error_line(e.to_string(), out)?;
             }
         }
         Ok(())
@@ -369,6 +312,6 @@ impl EventEncoder for Encoder {
         // The source ended without a finish (its decoder reports why): not a normal end
         // here either.
         self.flush(out, ctx)?;
-        self.error_line("the source stream ended before it finished".to_owned(), out)
+        self.error_line(UNFINISHED.to_owned(), out)
     }
 }

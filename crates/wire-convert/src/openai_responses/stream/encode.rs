@@ -5,8 +5,8 @@ use super::super::hints::MSG;
 use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role};
 use crate::stream::{
-    Accumulator, EventEncoder, Events, PartId, StreamError, StreamErrorKind, StreamPart,
-    StreamStart, at, one_choice, reasoning_dropped, starts,
+    Accumulator, Dropped, EventEncoder, Events, PartId, StreamError, StreamErrorKind, StreamPart,
+    StreamStart, UNFINISHED, at, starts,
 };
 use crate::{Ctx, Error};
 use serde_json::{Map, Value, json};
@@ -75,7 +75,7 @@ pub(crate) struct Encoder {
     /// The message item that text parts join (an index into `items`).
     joinable: Option<usize>,
     /// Parts not written (another choice, reasoning dropped).
-    dropped: Vec<PartId>,
+    dropped: Dropped,
     /// Parts of choice 0 opened so far.
     opened: usize,
 }
@@ -88,17 +88,22 @@ impl EventEncoder for Encoder {
         if starts(self.started, &part, |start| self.start(start, out, ctx))? {
             return Ok(());
         }
-        if let Some(p) = part_of(&part) {
-            if self.dropped.contains(&p) {
-                return Ok(());
-            }
+        let foreign = self.acc.response().source != Some(F);
+        if !self.dropped.admit(&part, Some("output"), foreign, ctx) {
+            return Ok(());
+        }
+        if matches!(
+            part,
+            StreamPart::TextStart { .. }
+                | StreamPart::ReasoningStart { .. }
+                | StreamPart::ToolStart { .. }
+                | StreamPart::Whole { .. }
+        ) {
+            self.opened += 1;
         }
         match part {
             StreamPart::Start(_) => Ok(()),
             StreamPart::TextStart { part, choice, meta } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
                 let new_item = meta.vendor.format == Some(F) && meta.vendor.hint(F, MSG).is_some();
                 let item_id = own_field(&meta, &format!("{MSG_FIELD}id"));
                 self.acc.push(StreamPart::TextStart { part, choice, meta });
@@ -122,29 +127,9 @@ impl EventEncoder for Encoder {
                     _ => Ok(()),
                 }
             }
-            StreamPart::ReasoningStart {
-                part,
-                choice,
-                id,
-                meta,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                let foreign = self.acc.response().source != Some(F);
-                if reasoning_dropped(part, foreign, ctx) {
-                    // Not added up either: it takes no place in the message.
-                    self.opened -= 1;
-                    self.dropped.push(part);
-                    return Ok(());
-                }
+            p @ StreamPart::ReasoningStart { part, .. } => {
                 self.release(out, ctx)?;
-                self.acc.push(StreamPart::ReasoningStart {
-                    part,
-                    choice,
-                    id,
-                    meta,
-                });
+                self.acc.push(p);
                 self.place_new(part, None, 0, Kind::Reasoning);
                 Ok(())
             }
@@ -177,9 +162,6 @@ impl EventEncoder for Encoder {
                 name,
                 meta,
             } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
                 self.release(out, ctx)?;
                 let index = self.items.len();
                 let own = own_field(&meta, "id");
@@ -213,16 +195,7 @@ impl EventEncoder for Encoder {
                     json!({"item_id": item, "output_index": index, "delta": json}),
                 )
             }
-            StreamPart::Whole {
-                part,
-                choice,
-                content,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                self.whole(part, content, out, ctx)
-            }
+            StreamPart::Whole { part, content, .. } => self.whole(part, content, out, ctx),
             StreamPart::Meta { part, meta } => {
                 self.acc.push(StreamPart::Meta { part, meta });
                 if let Some(item) = self.placed(part).and_then(|p| p.item) {
@@ -238,9 +211,6 @@ impl EventEncoder for Encoder {
                 stop_reason,
                 vendor,
             } => {
-                if choice != 0 {
-                    return Ok(());
-                }
                 self.acc.push(StreamPart::Finish {
                     choice,
                     stop_reason,
@@ -267,25 +237,11 @@ impl EventEncoder for Encoder {
         let e = StreamError {
             kind: StreamErrorKind::Incomplete,
             code: None,
-            message: "the source stream ended before it finished".to_owned(),
+            message: UNFINISHED.to_owned(),
             value: None,
         };
         self.acc.push(StreamPart::Error(e.clone()));
         self.terminal(Some(e), out, ctx)
-    }
-}
-
-/// The part a stream part is about, if any.
-fn part_of(part: &StreamPart) -> Option<PartId> {
-    match part {
-        StreamPart::TextDelta { part, .. }
-        | StreamPart::ReasoningDelta { part, .. }
-        | StreamPart::SummaryDelta { part, .. }
-        | StreamPart::Signature { part, .. }
-        | StreamPart::ToolDelta { part, .. }
-        | StreamPart::Meta { part, .. }
-        | StreamPart::End { part } => Some(*part),
-        _ => None,
     }
 }
 
@@ -338,15 +294,6 @@ impl Encoder {
         let value = wire_types::to_value(&response);
         self.emit(out, "response.created", json!({"response": value}))?;
         self.emit(out, "response.in_progress", json!({"response": value}))
-    }
-
-    fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
-        if one_choice(F, "output", part, choice, ctx) {
-            self.opened += 1;
-            return true;
-        }
-        self.dropped.push(part);
-        false
     }
 
     fn placed(&self, part: PartId) -> Option<&Placed> {
