@@ -162,22 +162,104 @@ pub(crate) fn at(part: PartId) -> String {
     format!("/parts/{}", part.0)
 }
 
-/// The start gate each format's [`EventEncoder::part`] opens with: the first part starts
-/// the stream (with its own [`StreamStart`] when it is one, else a default one, as a
-/// stream that begins without a start still has one). Whether `part` is used up by it:
-/// a start, once written, is nothing more.
-pub(crate) fn starts(
-    started: bool,
+/// What every format's encoder keeps to gate the parts it is given: whether its stream
+/// started and is over, and the parts it leaves out.
+#[derive(Debug, Default)]
+pub(crate) struct Gate {
+    /// The stream's start was written.
+    pub(crate) started: bool,
+    /// The stream is over (its last event, or an error, written): nothing more is.
+    pub(crate) finished: bool,
+    /// The parts left out, and what belongs to them.
+    pub(crate) dropped: Dropped,
+}
+
+impl Gate {
+    /// Ends the stream at the source's end: whether it was still open (once its last
+    /// event is written, [`EventEncoder::end`] writes nothing more).
+    pub(crate) fn close(&mut self) -> bool {
+        !std::mem::replace(&mut self.finished, true)
+    }
+}
+
+/// A format's stream encoder as its gate sees it: [`admit`] opens each
+/// [`EventEncoder::part`] with the rules every format shares.
+pub(crate) trait Gated {
+    /// What the format streams one of (`message`, `output`; see [`one_choice`]), `None`
+    /// when it streams every choice.
+    const ONE: Option<&'static str>;
+
+    /// The encoder's gate.
+    fn gate(&mut self) -> &mut Gate;
+
+    /// Writes the stream's start (called once, by [`start_once`]).
+    fn start(
+        &mut self,
+        start: StreamStart,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error>;
+
+    /// Whether the options' reasoning rule applies to the source's reasoning (see
+    /// [`reasoning_dropped`]): a format that keeps its own reasoning drops only another's.
+    fn foreign(&self) -> bool {
+        true
+    }
+}
+
+/// The stream's start, unless it was written: `start` (a stream that ends before any
+/// part still has one).
+pub(crate) fn start_once<E: Gated>(
+    enc: &mut E,
+    start: StreamStart,
+    out: &mut Events,
+    ctx: &mut Ctx<'_>,
+) -> Result<(), Error> {
+    let gate = enc.gate();
+    if gate.started {
+        return Ok(());
+    }
+    gate.started = true;
+    enc.start(start, out, ctx)
+}
+
+/// The start gate: nothing passes once the stream is over, and the first part starts the
+/// stream (with its own [`StreamStart`] when it is one, else a default one, as a stream
+/// that begins without a start still has one). Whether `part` goes on: a start, once
+/// written, is nothing more.
+pub(crate) fn opens<E: Gated>(
+    enc: &mut E,
     part: &StreamPart,
-    start: impl FnOnce(StreamStart) -> Result<(), Error>,
+    out: &mut Events,
+    ctx: &mut Ctx<'_>,
 ) -> Result<bool, Error> {
-    if started {
+    let gate = enc.gate();
+    if gate.finished {
         return Ok(false);
     }
-    match part {
-        StreamPart::Start(s) => start(s.clone()).map(|()| true),
-        _ => start(StreamStart::default()).map(|()| false),
+    if gate.started {
+        return Ok(true);
     }
+    match part {
+        StreamPart::Start(s) => start_once(enc, s.clone(), out, ctx).map(|()| false),
+        _ => start_once(enc, StreamStart::default(), out, ctx).map(|()| true),
+    }
+}
+
+/// Whether `part` reaches the format's encoder: the start gate ([`opens`]), then the
+/// parts the format leaves out ([`Dropped::admit`], by [`Gated::ONE`] and
+/// [`Gated::foreign`]).
+pub(crate) fn admit<E: Gated>(
+    enc: &mut E,
+    part: &StreamPart,
+    out: &mut Events,
+    ctx: &mut Ctx<'_>,
+) -> Result<bool, Error> {
+    if !opens(enc, part, out, ctx)? {
+        return Ok(false);
+    }
+    let foreign = enc.foreign();
+    Ok(enc.gate().dropped.admit(part, E::ONE, foreign, ctx))
 }
 
 /// Whether a part of choice `choice` is sent by `format`, which streams one `what`
@@ -228,7 +310,7 @@ pub(crate) fn reasoning_id_lost(id: Option<&str>, part: PartId, format: Format, 
 
 /// The parts a format's encoder leaves out, with everything that belongs to them: a part
 /// of a choice the format does not stream, reasoning the options drop. Each format's
-/// [`EventEncoder::part`] asks [`Dropped::admit`] once its start is written ([`starts`]).
+/// [`EventEncoder::part`] asks [`Dropped::admit`] once its start is written (see [`admit`]).
 #[derive(Debug, Default)]
 pub(crate) struct Dropped(Vec<PartId>);
 
@@ -354,6 +436,18 @@ pub(crate) fn held_arguments(args: String) -> String {
     } else {
         args
     }
+}
+
+/// The model a chunk names: the start's, or `""` (with a loss) when the source names none.
+pub(crate) fn model_or_empty(model: Option<String>, ctx: &mut Ctx<'_>) -> String {
+    model.unwrap_or_else(|| {
+        ctx.changed(
+            LossCode::FieldDefaulted,
+            "/model",
+            "the source names no model: written as \"\"",
+        );
+        String::new()
+    })
 }
 
 /// What an encoder writes in place of a finish when its source ended without one (the

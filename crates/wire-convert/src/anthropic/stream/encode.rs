@@ -8,8 +8,8 @@ use crate::{Ctx, Error, LossCode};
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Opaque, Usage};
 use crate::stream::{
-    Dropped, EventEncoder, Events, UNFINISHED, at, meta_lost, no_place, reasoning_id_lost,
-    reasoning_token_lost, starts, summary_as_text,
+    EventEncoder, Events, Gate, Gated, UNFINISHED, admit, at, meta_lost, no_place,
+    reasoning_id_lost, reasoning_token_lost, summary_as_text,
 };
 
 /// What an open block is.
@@ -29,24 +29,21 @@ enum Block {
 /// follow in `message_delta`. A signature goes out only when Anthropic made it.
 #[derive(Debug, Default)]
 pub(crate) struct Encoder {
-    started: bool,
+    /// Started, over, and the parts left out (reasoning dropped by the options, parts of
+    /// another choice): their deltas are dropped with them.
+    gate: Gate,
     /// Open blocks: part → (Anthropic block index, kind).
     open: Vec<(PartId, u32, Block)>,
     next_index: u32,
-    /// Parts dropped (reasoning dropped by the options, parts of another choice): their
-    /// deltas are dropped with them.
-    dropped: Dropped,
     /// Reasoning parts begun whose thinking block is not written yet: it opens at the
     /// first text or signature, so reasoning that brings neither (an OpenAI reasoning
     /// item without a summary) writes no empty block.
     pending: Vec<PartId>,
     usage: Option<Usage>,
-    finished: bool,
 }
 
 impl Encoder {
     fn start_message(&mut self, s: StreamStart, out: &mut Events) -> Result<(), Error> {
-        self.started = true;
         let message = w::Response {
             id: Some(s.id.unwrap_or_else(|| "msg_stream".to_owned())),
             kind: Some("message".to_owned()),
@@ -243,18 +240,27 @@ fn input_delta(json: String) -> w::BlockDelta {
     })
 }
 
+impl Gated for Encoder {
+    const ONE: Option<&'static str> = Some("message");
+
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn start(
+        &mut self,
+        start: StreamStart,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
+        ctx.report_unwritten_fields(&start.vendor, "");
+        self.start_message(start, out)
+    }
+}
+
 impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        if starts(self.started, &part, |start| {
-            ctx.report_unwritten_fields(&start.vendor, "");
-            self.start_message(start, out)
-        })? {
-            return Ok(());
-        }
-        if !self.dropped.admit(&part, Some("message"), true, ctx) {
+        if !admit(self, &part, out, ctx)? {
             return Ok(());
         }
         match part {
@@ -392,7 +398,7 @@ impl EventEncoder for Encoder {
                     Some("message_stop"),
                     &w::StreamEvent::MessageStop(Default::default()),
                 )?;
-                self.finished = true;
+                self.gate.finished = true;
             }
             StreamPart::ResponseMeta(v) => ctx.report_unwritten_fields(&v, ""),
             StreamPart::Error(e) => {
@@ -412,14 +418,14 @@ impl EventEncoder for Encoder {
                         extra: Default::default(),
                     }),
                 )?;
-                self.finished = true;
+                self.gate.finished = true;
             }
         }
         Ok(())
     }
 
     fn end(&mut self, out: &mut Events, _ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.finished {
+        if self.gate.close() {
             // The source ended without a finish (its decoder reports why): not a normal
             // end here either.
             self.close_all(out)?;
@@ -434,7 +440,6 @@ impl EventEncoder for Encoder {
                     extra: Default::default(),
                 }),
             )?;
-            self.finished = true;
         }
         Ok(())
     }

@@ -10,8 +10,8 @@ use wire_types::bedrock as w;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::Usage;
 use crate::stream::{
-    Dropped, EventEncoder, Events, UNFINISHED, at, no_place, reasoning_id_lost,
-    reasoning_token_lost, signature_lost, starts, summary_as_text,
+    EventEncoder, Events, Gate, Gated, UNFINISHED, at, no_place, opens, reasoning_id_lost,
+    reasoning_token_lost, signature_lost, start_once, summary_as_text,
 };
 use crate::vendor::Fields;
 
@@ -47,12 +47,12 @@ struct OpenBlock {
 /// end a client could take for a whole answer.
 #[derive(Debug, Default)]
 pub(crate) struct Encoder {
-    started: bool,
+    /// Started, over (`metadata` or an exception written), and the parts left out
+    /// (reasoning dropped by the options, parts of another choice): their deltas are
+    /// dropped with them.
+    gate: Gate,
     open: Vec<OpenBlock>,
     next_index: u32,
-    /// Parts dropped (reasoning dropped by the options, parts of another choice): their
-    /// deltas are dropped with them.
-    dropped: Dropped,
     /// Whether a call was written (the stop reason when the source gives none).
     calls: bool,
     usage: Option<Usage>,
@@ -62,8 +62,6 @@ pub(crate) struct Encoder {
     metadata: Map<String, Value>,
     /// `messageStop` was written.
     stopped: bool,
-    /// The stream is over (`metadata` or an exception written).
-    finished: bool,
 }
 
 fn no_extra() -> wire_types::Extra {
@@ -77,7 +75,6 @@ impl Encoder {
         out: &mut Events,
         ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
-        self.started = true;
         for (field, known) in [
             ("/id", s.id.is_some()),
             ("/model", s.model.is_some()),
@@ -508,7 +505,7 @@ impl Encoder {
     /// `metadata`: the usage (zeros, with a loss, when the source gave none) and the
     /// metrics (`latencyMs: 0` when the source has none: the event requires them).
     fn write_metadata(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.finished = true;
+        self.gate.finished = true;
         let usage = match self.usage.take() {
             Some(u) => encode_usage(u, ctx),
             None => {
@@ -542,7 +539,7 @@ impl Encoder {
         out: &mut Events,
         ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
-        self.finished = true;
+        self.gate.finished = true;
         let name = match e.code.as_deref() {
             Some(
                 c @ ("internalServerException"
@@ -589,14 +586,26 @@ const EXCEPTIONS: &[&str] = &[
     "serviceUnavailableException",
 ];
 
+impl Gated for Encoder {
+    const ONE: Option<&'static str> = Some("message");
+
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn start(
+        &mut self,
+        start: StreamStart,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
+        self.start_message(start, out, ctx)
+    }
+}
+
 impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        if starts(self.started, &part, |start| {
-            self.start_message(start, out, ctx)
-        })? {
+        if !opens(self, &part, out, ctx)? {
             return Ok(());
         }
         if self.stopped {
@@ -612,7 +621,8 @@ impl EventEncoder for Encoder {
             }
             return Ok(());
         }
-        if !self.dropped.admit(&part, Some("message"), true, ctx) {
+        // Parts are left out only before `messageStop`: after it, nothing but `metadata`.
+        if !self.gate.dropped.admit(&part, Self::ONE, true, ctx) {
             return Ok(());
         }
         match part {
@@ -729,7 +739,7 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
+        if !self.gate.close() {
             return Ok(());
         }
         if self.stopped {
@@ -738,9 +748,7 @@ impl EventEncoder for Encoder {
         }
         // The source ended without a finish (its decoder reports why): not a normal end
         // here either.
-        if !self.started {
-            self.start_message(StreamStart::default(), out, ctx)?;
-        }
+        start_once(self, StreamStart::default(), out, ctx)?;
         self.exception(
             StreamError {
                 kind: StreamErrorKind::Incomplete,

@@ -6,8 +6,8 @@ use super::super::hints::TOOL_PLAN;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, StopReason, Usage, Vendor};
 use crate::stream::{
-    Dropped, EventEncoder, Events, PartId, StreamPart, StreamStart, UNFINISHED, at, no_place,
-    reasoning_id_lost, reasoning_token_lost, starts, summary_as_text,
+    EventEncoder, Events, Gate, Gated, PartId, StreamPart, StreamStart, UNFINISHED, admit, at,
+    no_place, reasoning_id_lost, reasoning_token_lost, start_once, summary_as_text,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -30,16 +30,15 @@ enum Open {
 /// is a `message-end` with `finish_reason: ERROR` and its `error`.
 #[derive(Debug, Default)]
 pub(crate) struct Encoder {
-    started: bool,
+    /// Started, over (`message-end` written), and the parts left out (another choice,
+    /// reasoning dropped), with what belongs to them.
+    gate: Gate,
     open: Vec<(PartId, Open)>,
-    /// Parts left out (another choice, reasoning dropped), and what belongs to them.
-    dropped: Dropped,
     next_content: u32,
     next_call: u32,
     source: Option<crate::Format>,
     usage: Option<Usage>,
     finish: Option<Option<StopReason>>,
-    ended: bool,
 }
 
 fn content_event(index: u32, fragment: w::ContentFragment) -> w::ContentEvent {
@@ -79,8 +78,12 @@ fn index_event(index: u32) -> w::IndexEvent {
 }
 
 impl Encoder {
-    fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.started = true;
+    fn start_message(
+        &mut self,
+        s: StreamStart,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
         self.source = s.format;
         ctx.report_unwritten_fields(&s.vendor, "");
         if let Some(model) = &s.model {
@@ -297,7 +300,7 @@ impl Encoder {
         out: &mut Events,
         ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
-        self.ended = true;
+        self.gate.finished = true;
         let usage = self.usage.take().map(|u| encode_usage(u, ctx));
         out.push(
             Some("message-end"),
@@ -358,18 +361,30 @@ impl Encoder {
     }
 }
 
+impl Gated for Encoder {
+    const ONE: Option<&'static str> = Some("message");
+
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn start(
+        &mut self,
+        start: StreamStart,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
+        self.start_message(start, out, ctx)
+    }
+
+    fn foreign(&self) -> bool {
+        self.source != Some(F)
+    }
+}
+
 impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.ended {
-            return Ok(());
-        }
-        if starts(self.started, &part, |start| self.start(start, out, ctx))? {
-            return Ok(());
-        }
-        if !self
-            .dropped
-            .admit(&part, Some("message"), self.source != Some(F), ctx)
-        {
+        if !admit(self, &part, out, ctx)? {
             return Ok(());
         }
         match part {
@@ -470,12 +485,10 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.ended {
+        if !self.gate.close() {
             return Ok(());
         }
-        if !self.started {
-            self.start(StreamStart::default(), out, ctx)?;
-        }
+        start_once(self, StreamStart::default(), out, ctx)?;
         self.end_all(out)?;
         match self.finish.take() {
             Some(stop) => {

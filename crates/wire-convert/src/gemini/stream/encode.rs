@@ -13,7 +13,7 @@ use super::super::rebuild_from;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Arguments, Reasoning, Role, Signed, ToolCall};
 use crate::stream::{
-    EventEncoder, Events, at, held_arguments, merge_meta, meta_lost, started_call,
+    EventEncoder, Events, Gate, at, held_arguments, merge_meta, meta_lost, started_call,
 };
 use crate::util::rfc3339_of_unix;
 
@@ -57,7 +57,9 @@ pub(crate) struct Encoder {
     finishes: Vec<w::Candidate>,
     /// A blocked prompt: the last chunk has no candidate.
     blocked: bool,
-    finished: bool,
+    /// Over (the last chunk or an error written); Gemini has no start event and drops no
+    /// part, so that is all its gate keeps.
+    gate: Gate,
 }
 
 impl Encoder {
@@ -321,7 +323,7 @@ fn open_choice(o: &Open) -> u32 {
 
 impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
+        if self.gate.finished {
             return Ok(());
         }
         match part {
@@ -514,17 +516,16 @@ impl EventEncoder for Encoder {
                         extra: Default::default(),
                     },
                 )?;
-                self.finished = true;
+                self.gate.finished = true;
             }
         }
         Ok(())
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
+        if !self.gate.close() {
             return Ok(());
         }
-        self.finished = true;
         let parts: Vec<PartId> = self.open.iter().map(|(p, _)| *p).collect();
         for p in parts {
             self.end_part(p, out, ctx)?;

@@ -7,9 +7,9 @@ use crate::model::{Part, PartMeta, StopReason, Usage, Vendor};
 use crate::openai_chat::stream::MESSAGE;
 use crate::passes::tools::NO_TYPE;
 use crate::stream::{
-    Dropped, EventEncoder, Events, PartId, StreamPart, StreamStart, UNFINISHED, at, error_code,
-    held_arguments, merge_meta, meta_lost, no_place, reasoning_dropped, reasoning_token_lost,
-    signature_lost, starts, summary_as_text,
+    EventEncoder, Events, Gate, Gated, PartId, StreamPart, StreamStart, UNFINISHED, admit, at,
+    error_code, held_arguments, merge_meta, meta_lost, model_or_empty, no_place, reasoning_dropped,
+    reasoning_token_lost, signature_lost, summary_as_text,
 };
 use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};
@@ -50,7 +50,6 @@ enum Open {
 /// source that ends without a finish ends with an error object instead.
 #[derive(Debug, Default)]
 pub(crate) struct Encoder {
-    started: bool,
     id: String,
     model: String,
     created: Option<u64>,
@@ -62,32 +61,33 @@ pub(crate) struct Encoder {
     roles: Vec<u32>,
     open: Vec<(PartId, u32, Open)>,
     calls: Vec<Call>,
-    /// Parts left out (reasoning dropped), and what belongs to them.
-    dropped: Dropped,
+    /// Started, over, and the parts left out (reasoning dropped), with what belongs to
+    /// them.
+    gate: Gate,
     usage: Option<Usage>,
     /// Finish chunks waiting for the usage: (choice, reason, vendor).
     held: Vec<(u32, Option<StopReason>, Vendor)>,
-    finished: bool,
     any_finish: bool,
 }
 
-impl Encoder {
-    fn start(&mut self, s: StreamStart, ctx: &mut Ctx<'_>) {
-        self.started = true;
-        self.source = s.format;
-        self.id = s.id.unwrap_or_default();
-        self.model = s.model.unwrap_or_else(|| {
-            ctx.changed(
-                LossCode::FieldDefaulted,
-                "/model",
-                "the source names no model: written as \"\"",
-            );
-            String::new()
-        });
-        self.created = s.created;
-        self.first = ctx.vendor_fields(&s.vendor, "");
+impl Gated for Encoder {
+    const ONE: Option<&'static str> = None;
+
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
     }
 
+    fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.source = s.format;
+        self.id = s.id.unwrap_or_default();
+        self.model = model_or_empty(s.model, ctx);
+        self.created = s.created;
+        self.first = ctx.vendor_fields(&s.vendor, "");
+        Ok(())
+    }
+}
+
+impl Encoder {
     /// One chunk with one choice (and its logprobs and the usage, on a finish).
     fn chunk(
         &mut self,
@@ -342,16 +342,7 @@ impl Encoder {
 
 impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        if starts(self.started, &part, |start| {
-            self.start(start, ctx);
-            Ok(())
-        })? {
-            return Ok(());
-        }
-        if !self.dropped.admit(&part, None, true, ctx) {
+        if !admit(self, &part, out, ctx)? {
             return Ok(());
         }
         match part {
@@ -465,17 +456,16 @@ impl EventEncoder for Encoder {
             StreamPart::Error(e) => {
                 let code = error_code(&e);
                 error_event(out, e.message, code)?;
-                self.finished = true;
+                self.gate.finished = true;
             }
         }
         Ok(())
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
+        if !self.gate.close() {
             return Ok(());
         }
-        self.finished = true;
         if !self.any_finish {
             return error_event(out, UNFINISHED.to_owned(), None);
         }

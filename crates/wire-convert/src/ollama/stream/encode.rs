@@ -7,8 +7,9 @@ use crate::model::{
     self, Arguments, Choice, Message, Part, Role, StopReason, ToolCall, Usage, Vendor,
 };
 use crate::stream::{
-    Dropped, EventEncoder, Events, PartId, StreamPart, UNFINISHED, at, held_arguments, merge_meta,
-    reasoning_id_lost, reasoning_token_lost, started_call, summary_as_text,
+    EventEncoder, Events, Gate, Gated, PartId, StreamPart, StreamStart, UNFINISHED, admit, at,
+    held_arguments, merge_meta, reasoning_id_lost, reasoning_token_lost, started_call,
+    summary_as_text,
 };
 use crate::{Ctx, Error, LossCode, util};
 use serde_json::Value;
@@ -37,14 +38,13 @@ pub(crate) struct Encoder {
     vendor: Vendor,
     /// Open parts, in the order they started.
     open: Vec<(PartId, Open)>,
-    /// Parts left out (another choice, reasoning dropped), and what belongs to them.
-    dropped: Dropped,
+    /// Started, over (the last line, done or error, written), and the parts left out
+    /// (another choice, reasoning dropped), with what belongs to them.
+    gate: Gate,
     /// Calls that ended, waiting for the calls still open before them.
     ready: Vec<(PartId, ToolCall)>,
     usage: Option<Usage>,
     finish: Option<(Option<StopReason>, Vendor)>,
-    /// The last line was written (done or error).
-    ended: bool,
 }
 
 impl Encoder {
@@ -148,12 +148,12 @@ impl Encoder {
         if line.created_at.is_none() {
             line.created_at = self.created_at.clone();
         }
-        self.ended = true;
+        self.gate.finished = true;
         out.push(None, &line)
     }
 
     fn error_line(&mut self, message: String, out: &mut Events) -> Result<(), Error> {
-        self.ended = true;
+        self.gate.finished = true;
         out.push(
             None,
             &w::ErrorResponse {
@@ -164,35 +164,47 @@ impl Encoder {
     }
 }
 
+impl Gated for Encoder {
+    const ONE: Option<&'static str> = Some("message");
+
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    /// What the start gives the lines (Ollama has no start event): the model, the
+    /// creation time, the vendor data of the `done` line.
+    fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.source = s.format;
+        self.model = s.model;
+        let own = s.vendor.fields_for(F).and_then(|f| f.get("created_at"));
+        self.created_at = own
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| s.created.map(util::rfc3339_of_unix));
+        if let Some(id) = &s.id {
+            ctx.dropped(
+                LossCode::FieldUnsupported,
+                "/id",
+                format!("ollama responses have no id (`{id}`)"),
+            );
+        }
+        self.vendor.merge(s.vendor);
+        Ok(())
+    }
+
+    fn foreign(&self) -> bool {
+        self.source != Some(F)
+    }
+}
+
 impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.ended {
-            return Ok(());
-        }
-        if !self
-            .dropped
-            .admit(&part, Some("message"), self.source != Some(F), ctx)
-        {
+        if !admit(self, &part, out, ctx)? {
             return Ok(());
         }
         match part {
-            StreamPart::Start(s) => {
-                self.source = s.format;
-                self.model = s.model;
-                let own = s.vendor.fields_for(F).and_then(|f| f.get("created_at"));
-                self.created_at = own
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-                    .or_else(|| s.created.map(util::rfc3339_of_unix));
-                if let Some(id) = &s.id {
-                    ctx.dropped(
-                        LossCode::FieldUnsupported,
-                        "/id",
-                        format!("ollama responses have no id (`{id}`)"),
-                    );
-                }
-                self.vendor.merge(s.vendor);
-            }
+            // A later start, read as the first was.
+            StreamPart::Start(s) => Gated::start(self, s, out, ctx)?,
             StreamPart::TextStart { part, meta, .. } => {
                 part_meta(&meta, &at(part), ctx);
                 self.open.push((part, Open::Text));
@@ -302,7 +314,7 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.ended {
+        if !self.gate.close() {
             return Ok(());
         }
         if self.finish.is_some() {

@@ -7,9 +7,9 @@ use super::decode::message_members;
 use crate::model::{Part, StopKind, StopReason, ToolCall, Usage, Vendor};
 use crate::passes::tools::NO_TYPE;
 use crate::stream::{
-    Dropped, EventEncoder, Events, PartId, StreamPart, StreamStart, UNFINISHED, at, error_code,
-    meta_lost, no_place, reasoning_dropped, reasoning_token_lost, signature_lost, started_call,
-    starts,
+    EventEncoder, Events, Gate, Gated, PartId, StreamPart, StreamStart, UNFINISHED, admit, at,
+    error_code, meta_lost, model_or_empty, no_place, reasoning_dropped, reasoning_token_lost,
+    signature_lost, started_call,
 };
 use crate::vendor::Fields;
 use crate::{Ctx, Error, Format, LossCode};
@@ -42,7 +42,6 @@ struct Out {
 /// error object instead, so that a client does not take a cut answer for a whole one.
 #[derive(Debug, Default)]
 pub(crate) struct Encoder {
-    started: bool,
     id: String,
     model: String,
     created: u64,
@@ -56,10 +55,10 @@ pub(crate) struct Encoder {
     nulls: Vec<&'static str>,
     choices: Vec<Out>,
     open: Vec<(PartId, u32, Open)>,
-    /// Parts left out (reasoning dropped or another provider's), and what belongs to them.
-    dropped: Dropped,
+    /// Started, over, and the parts left out (reasoning dropped or another provider's),
+    /// with what belongs to them.
+    gate: Gate,
     usage: Option<Usage>,
-    finished: bool,
     /// Text chunks written from a template, per choice: the chunk of an empty text delta
     /// serialized once and split where its `""` content goes (the envelope does not change
     /// after the first chunk), so a long answer's thousands of text chunks cost a string
@@ -68,19 +67,17 @@ pub(crate) struct Encoder {
     templates: Vec<(u32, String, String)>,
 }
 
-impl Encoder {
-    fn start(&mut self, s: StreamStart, ctx: &mut Ctx<'_>) {
-        self.started = true;
+impl Gated for Encoder {
+    const ONE: Option<&'static str> = None;
+
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         self.source = s.format;
         self.id = s.id.unwrap_or_default();
-        self.model = s.model.unwrap_or_else(|| {
-            ctx.changed(
-                LossCode::FieldDefaulted,
-                "/model",
-                "the source names no model: written as \"\"",
-            );
-            String::new()
-        });
+        self.model = model_or_empty(s.model, ctx);
         self.created = s.created.unwrap_or(0);
         let mut nulls = wire_types::Extra::new();
         ctx.mark_nulls(&mut nulls, &s.vendor, w::Chunk::FIELDS);
@@ -92,8 +89,11 @@ impl Encoder {
                 self.first.insert(k, v);
             }
         }
+        Ok(())
     }
+}
 
+impl Encoder {
     fn out(&mut self, index: u32) -> &mut Out {
         let i = match self.choices.iter().position(|c| c.index == index) {
             Some(i) => i,
@@ -457,16 +457,7 @@ fn finish_reason(r: &StopReason, ctx: &mut Ctx<'_>) -> w::FinishReason {
 
 impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        if starts(self.started, &part, |start| {
-            self.start(start, ctx);
-            Ok(())
-        })? {
-            return Ok(());
-        }
-        if !self.dropped.admit(&part, None, true, ctx) {
+        if !admit(self, &part, out, ctx)? {
             return Ok(());
         }
         match part {
@@ -491,7 +482,7 @@ impl EventEncoder for Encoder {
                 part, choice, meta, ..
             } => {
                 if self.foreign_reasoning(part, ctx) {
-                    self.dropped.drop(part);
+                    self.gate.dropped.drop(part);
                     return Ok(());
                 }
                 ctx.report_unwritten_fields(&meta.vendor, &at(part));
@@ -564,17 +555,16 @@ impl EventEncoder for Encoder {
             StreamPart::Error(e) => {
                 let code = error_code(&e);
                 error_event(out, e.message, code)?;
-                self.finished = true;
+                self.gate.finished = true;
             }
         }
         Ok(())
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
+        if !self.gate.close() {
             return Ok(());
         }
-        self.finished = true;
         if !self.choices.iter().any(|c| c.finished) {
             // The source ended without a finish (its decoder reports why): not a normal
             // end here either.

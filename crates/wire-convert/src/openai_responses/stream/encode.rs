@@ -5,8 +5,8 @@ use super::super::hints::MSG;
 use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role};
 use crate::stream::{
-    Accumulator, Dropped, EventEncoder, Events, PartId, StreamError, StreamErrorKind, StreamPart,
-    StreamStart, UNFINISHED, at, starts,
+    Accumulator, EventEncoder, Events, Gate, Gated, PartId, StreamError, StreamErrorKind,
+    StreamPart, StreamStart, UNFINISHED, admit, at, start_once,
 };
 use crate::{Ctx, Error};
 use serde_json::{Map, Value, json};
@@ -68,28 +68,41 @@ pub(crate) struct Encoder {
     /// written from.
     acc: Accumulator,
     seq: u64,
-    started: bool,
-    finished: bool,
+    /// Started, over (the terminal event written), and the parts not written (another
+    /// choice, reasoning dropped), with what belongs to them.
+    gate: Gate,
     items: Vec<OutItem>,
     placed: Vec<Placed>,
     /// The message item that text parts join (an index into `items`).
     joinable: Option<usize>,
-    /// Parts not written (another choice, reasoning dropped).
-    dropped: Dropped,
     /// Parts of choice 0 opened so far.
     opened: usize,
 }
 
+impl Gated for Encoder {
+    const ONE: Option<&'static str> = Some("output");
+
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn start(
+        &mut self,
+        start: StreamStart,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
+        self.start_response(start, out, ctx)
+    }
+
+    fn foreign(&self) -> bool {
+        self.acc.response().source != Some(F)
+    }
+}
+
 impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        if starts(self.started, &part, |start| self.start(start, out, ctx))? {
-            return Ok(());
-        }
-        let foreign = self.acc.response().source != Some(F);
-        if !self.dropped.admit(&part, Some("output"), foreign, ctx) {
+        if !admit(self, &part, out, ctx)? {
             return Ok(());
         }
         if matches!(
@@ -226,12 +239,10 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
+        if !self.gate.close() {
             return Ok(());
         }
-        if !self.started {
-            self.start(StreamStart::default(), out, ctx)?;
-        }
+        start_once(self, StreamStart::default(), out, ctx)?;
         // The source ended without a finish (its decoder reports why): not a normal end
         // here either.
         let e = StreamError {
@@ -270,13 +281,12 @@ impl Encoder {
         out.push(Some(name), &Value::Object(event))
     }
 
-    fn start(
+    fn start_response(
         &mut self,
         start: StreamStart,
         out: &mut Events,
         ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
-        self.started = true;
         let head = crate::model::Response {
             id: start.id.clone(),
             model: start.model.clone(),
@@ -847,7 +857,7 @@ impl Encoder {
                 .collect(),
         );
         wire.output = output;
-        self.finished = true;
+        self.gate.finished = true;
         let name = match (&error, &wire.status) {
             (Some(e), _) => {
                 let code = e.code.clone().unwrap_or_else(|| match e.kind {
