@@ -147,13 +147,33 @@ impl Events {
 }
 
 /// A format's stream encoder: a state machine from neutral parts to its events.
+///
+/// [`StreamEncoder`] gates the parts before they reach it, by the rules every format
+/// shares ([`admit`]): nothing passes once the stream is over, the first part starts the
+/// stream ([`EventEncoder::start`]), and the parts the format leaves out
+/// ([`EventEncoder::rule`]) never reach [`EventEncoder::part`], nor anything that belongs
+/// to them.
 pub(crate) trait EventEncoder: Send {
-    /// One part. Losses go to `ctx` with the pointer `/parts/<part id>[/field]` (or
-    /// `/usage`, `/finish`), once per part, never once per delta.
+    /// The encoder's gate (see [`Gate`]).
+    fn gate(&mut self) -> &mut Gate;
+
+    /// Which parts the format leaves out: by default none of any choice, and reasoning
+    /// when the options drop it.
+    fn rule(&self) -> Rule {
+        Rule::every_choice(true)
+    }
+
+    /// The stream's start: called once, before any part ([`start_once`]).
+    fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error>;
+
+    /// One part the gate let through. Losses go to `ctx` with the pointer
+    /// `/parts/<part id>[/field]` (or `/usage`, `/finish`), once per part, never once per
+    /// delta.
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error>;
 
-    /// The end of the source stream: what had to wait is written, what is open is
-    /// closed, and the format's terminator.
+    /// The end of the source stream, unless the stream is over already (its last event,
+    /// or an error, written): what had to wait is written, what is open is closed, and
+    /// the format's terminator.
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error>;
 }
 
@@ -175,43 +195,46 @@ pub(crate) struct Gate {
 }
 
 impl Gate {
-    /// Ends the stream at the source's end: whether it was still open (once its last
-    /// event is written, [`EventEncoder::end`] writes nothing more).
-    pub(crate) fn close(&mut self) -> bool {
+    /// Ends the stream at the source's end: whether it was still open.
+    fn close(&mut self) -> bool {
         !std::mem::replace(&mut self.finished, true)
     }
 }
 
-/// A format's stream encoder as its gate sees it: [`admit`] opens each
-/// [`EventEncoder::part`] with the rules every format shares.
-pub(crate) trait Gated {
-    /// What the format streams one of (`message`, `output`; see [`one_choice`]), `None`
-    /// when it streams every choice.
-    const ONE: Option<&'static str>;
+/// Which parts a format's encoder leaves out (see [`Dropped::admit`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rule {
+    /// What the format streams one of (`message`, `output`): a part of another choice is
+    /// left out, with a loss (see [`one_choice`]). `None`: it streams every choice.
+    one: Option<&'static str>,
+    /// Whether reasoning is left out when the options drop it (see [`reasoning_dropped`]):
+    /// a format that keeps its own reasoning drops only another's.
+    reasoning: bool,
+}
 
-    /// The encoder's gate.
-    fn gate(&mut self) -> &mut Gate;
+impl Rule {
+    /// A format that streams one `what` (`message`, `output`).
+    pub(crate) fn one(what: &'static str, reasoning: bool) -> Rule {
+        Rule {
+            one: Some(what),
+            reasoning,
+        }
+    }
 
-    /// Writes the stream's start (called once, by [`start_once`]).
-    fn start(
-        &mut self,
-        start: StreamStart,
-        out: &mut Events,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(), Error>;
-
-    /// Whether the options' reasoning rule applies to the source's reasoning (see
-    /// [`reasoning_dropped`]): a format that keeps its own reasoning drops only another's.
-    fn foreign(&self) -> bool {
-        true
+    /// A format that streams every choice.
+    pub(crate) fn every_choice(reasoning: bool) -> Rule {
+        Rule {
+            one: None,
+            reasoning,
+        }
     }
 }
 
-/// The stream's start, unless it was written: `start` (a stream that ends before any
-/// part still has one).
-pub(crate) fn start_once<E: Gated>(
-    enc: &mut E,
-    start: StreamStart,
+/// The stream's start, unless it was written: `s` (a stream that ends before any part
+/// still has one).
+pub(crate) fn start_once(
+    enc: &mut dyn EventEncoder,
+    s: StreamStart,
     out: &mut Events,
     ctx: &mut Ctx<'_>,
 ) -> Result<(), Error> {
@@ -220,15 +243,16 @@ pub(crate) fn start_once<E: Gated>(
         return Ok(());
     }
     gate.started = true;
-    enc.start(start, out, ctx)
+    enc.start(s, out, ctx)
 }
 
-/// The start gate: nothing passes once the stream is over, and the first part starts the
-/// stream (with its own [`StreamStart`] when it is one, else a default one, as a stream
-/// that begins without a start still has one). Whether `part` goes on: a start, once
-/// written, is nothing more.
-pub(crate) fn opens<E: Gated>(
-    enc: &mut E,
+/// Whether `part` reaches the format's encoder. Nothing passes once the stream is over;
+/// the first part starts the stream (with its own [`StreamStart`] when it is one, else a
+/// default one, as a stream that begins without a start still has one), and a start,
+/// once written, is nothing more; then the parts the format leaves out
+/// ([`Dropped::admit`] by [`EventEncoder::rule`]).
+fn admit(
+    enc: &mut dyn EventEncoder,
     part: &StreamPart,
     out: &mut Events,
     ctx: &mut Ctx<'_>,
@@ -237,29 +261,17 @@ pub(crate) fn opens<E: Gated>(
     if gate.finished {
         return Ok(false);
     }
-    if gate.started {
-        return Ok(true);
+    if !gate.started {
+        if let StreamPart::Start(s) = part {
+            return start_once(enc, s.clone(), out, ctx).map(|()| false);
+        }
+        start_once(enc, StreamStart::default(), out, ctx)?;
     }
-    match part {
-        StreamPart::Start(s) => start_once(enc, s.clone(), out, ctx).map(|()| false),
-        _ => start_once(enc, StreamStart::default(), out, ctx).map(|()| true),
-    }
-}
-
-/// Whether `part` reaches the format's encoder: the start gate ([`opens`]), then the
-/// parts the format leaves out ([`Dropped::admit`], by [`Gated::ONE`] and
-/// [`Gated::foreign`]).
-pub(crate) fn admit<E: Gated>(
-    enc: &mut E,
-    part: &StreamPart,
-    out: &mut Events,
-    ctx: &mut Ctx<'_>,
-) -> Result<bool, Error> {
-    if !opens(enc, part, out, ctx)? {
-        return Ok(false);
-    }
-    let foreign = enc.foreign();
-    Ok(enc.gate().dropped.admit(part, E::ONE, foreign, ctx))
+    let rule = enc.rule();
+    Ok(enc
+        .gate()
+        .dropped
+        .admit(part, rule.one, rule.reasoning, ctx))
 }
 
 /// Whether a part of choice `choice` is sent by `format`, which streams one `what`
@@ -310,7 +322,7 @@ pub(crate) fn reasoning_id_lost(id: Option<&str>, part: PartId, format: Format, 
 
 /// The parts a format's encoder leaves out, with everything that belongs to them: a part
 /// of a choice the format does not stream, reasoning the options drop. Each format's
-/// [`EventEncoder::part`] asks [`Dropped::admit`] once its start is written (see [`admit`]).
+/// part reaches its encoder only if [`Dropped::admit`] lets it (see [`admit`]).
 #[derive(Debug, Default)]
 pub(crate) struct Dropped(Vec<PartId>);
 
@@ -535,7 +547,10 @@ impl StreamEncoder {
     fn part(&mut self, part: StreamPart) -> Result<(), Error> {
         let part = self.map_ids(part);
         let mut ctx = Ctx::new(self.format, &self.options);
-        let result = self.events.part(part, &mut self.buf, &mut ctx);
+        let result = match admit(&mut *self.events, &part, &mut self.buf, &mut ctx) {
+            Ok(true) => self.events.part(part, &mut self.buf, &mut ctx),
+            passed => passed.map(|_| ()),
+        };
         let losses = ctx.take_losses();
         self.keep_losses(losses);
         result
@@ -559,7 +574,11 @@ impl StreamEncoder {
         }
         self.finished = true;
         let mut ctx = Ctx::new(self.format, &self.options);
-        let result = self.events.end(&mut self.buf, &mut ctx);
+        let result = if self.events.gate().close() {
+            self.events.end(&mut self.buf, &mut ctx)
+        } else {
+            Ok(())
+        };
         let losses = ctx.take_losses();
         self.keep_losses(losses);
         result?;

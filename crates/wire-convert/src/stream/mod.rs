@@ -43,9 +43,9 @@ pub(crate) use decode::{Event, EventDecoder, Parts, incomplete, read};
 pub use decode::{Framing, StreamDecoder};
 pub use encode::StreamEncoder;
 pub(crate) use encode::{
-    EventEncoder, Events, Gate, Gated, UNFINISHED, admit, at, error_code, held_arguments,
-    meta_lost, model_or_empty, no_place, opens, reasoning_dropped, reasoning_id_lost,
-    reasoning_token_lost, signature_lost, start_once, summary_as_text,
+    EventEncoder, Events, Gate, Rule, UNFINISHED, at, error_code, held_arguments, meta_lost,
+    model_or_empty, no_place, reasoning_dropped, reasoning_id_lost, reasoning_token_lost,
+    signature_lost, start_once, summary_as_text,
 };
 pub use translate::StreamTranslator;
 

@@ -8,8 +8,8 @@ use crate::{Ctx, Error, LossCode};
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Opaque, Usage};
 use crate::stream::{
-    EventEncoder, Events, Gate, Gated, UNFINISHED, admit, at, meta_lost, no_place,
-    reasoning_id_lost, reasoning_token_lost, summary_as_text,
+    EventEncoder, Events, Gate, Rule, UNFINISHED, at, meta_lost, no_place, reasoning_id_lost,
+    reasoning_token_lost, summary_as_text,
 };
 
 /// What an open block is.
@@ -240,29 +240,21 @@ fn input_delta(json: String) -> w::BlockDelta {
     })
 }
 
-impl Gated for Encoder {
-    const ONE: Option<&'static str> = Some("message");
-
+impl EventEncoder for Encoder {
     fn gate(&mut self) -> &mut Gate {
         &mut self.gate
     }
 
-    fn start(
-        &mut self,
-        start: StreamStart,
-        out: &mut Events,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(), Error> {
-        ctx.report_unwritten_fields(&start.vendor, "");
-        self.start_message(start, out)
+    fn rule(&self) -> Rule {
+        Rule::one("message", true)
     }
-}
 
-impl EventEncoder for Encoder {
+    fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        ctx.report_unwritten_fields(&s.vendor, "");
+        self.start_message(s, out)
+    }
+
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !admit(self, &part, out, ctx)? {
-            return Ok(());
-        }
         match part {
             StreamPart::Start(_) => {}
             StreamPart::TextStart { part, meta, .. } => {
@@ -425,22 +417,20 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, _ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.gate.close() {
-            // The source ended without a finish (its decoder reports why): not a normal
-            // end here either.
-            self.close_all(out)?;
-            out.push(
-                Some("error"),
-                &w::StreamEvent::Error(w::ErrorEvent {
-                    error: w::ErrorDetail {
-                        kind: Some("api_error".to_owned()),
-                        message: Some(UNFINISHED.to_owned()),
-                        extra: Default::default(),
-                    },
+        // The source ended without a finish (its decoder reports why): not a normal
+        // end here either.
+        self.close_all(out)?;
+        out.push(
+            Some("error"),
+            &w::StreamEvent::Error(w::ErrorEvent {
+                error: w::ErrorDetail {
+                    kind: Some("api_error".to_owned()),
+                    message: Some(UNFINISHED.to_owned()),
                     extra: Default::default(),
-                }),
-            )?;
-        }
+                },
+                extra: Default::default(),
+            }),
+        )?;
         Ok(())
     }
 }

@@ -10,7 +10,7 @@ use wire_types::bedrock as w;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::Usage;
 use crate::stream::{
-    EventEncoder, Events, Gate, Gated, UNFINISHED, at, no_place, opens, reasoning_id_lost,
+    EventEncoder, Events, Gate, Rule, UNFINISHED, at, no_place, reasoning_id_lost,
     reasoning_token_lost, signature_lost, start_once, summary_as_text,
 };
 use crate::vendor::Fields;
@@ -586,28 +586,25 @@ const EXCEPTIONS: &[&str] = &[
     "serviceUnavailableException",
 ];
 
-impl Gated for Encoder {
-    const ONE: Option<&'static str> = Some("message");
-
+impl EventEncoder for Encoder {
     fn gate(&mut self) -> &mut Gate {
         &mut self.gate
     }
 
-    fn start(
-        &mut self,
-        start: StreamStart,
-        out: &mut Events,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(), Error> {
-        self.start_message(start, out, ctx)
-    }
-}
-
-impl EventEncoder for Encoder {
-    fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !opens(self, &part, out, ctx)? {
-            return Ok(());
+    fn rule(&self) -> Rule {
+        // After `messageStop` nothing is written but `metadata`: nothing is left out.
+        if self.stopped {
+            Rule::every_choice(false)
+        } else {
+            Rule::one("message", true)
         }
+    }
+
+    fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.start_message(s, out, ctx)
+    }
+
+    fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         if self.stopped {
             // After `messageStop`, only what `metadata` carries.
             match part {
@@ -619,10 +616,6 @@ impl EventEncoder for Encoder {
                 StreamPart::Error(e) => self.exception(e, out, ctx)?,
                 _ => {}
             }
-            return Ok(());
-        }
-        // Parts are left out only before `messageStop`: after it, nothing but `metadata`.
-        if !self.gate.dropped.admit(&part, Self::ONE, true, ctx) {
             return Ok(());
         }
         match part {
@@ -739,9 +732,6 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.gate.close() {
-            return Ok(());
-        }
         if self.stopped {
             // The source finished and gave no usage after all.
             return self.write_metadata(out, ctx);

@@ -6,8 +6,8 @@ use super::super::hints::TOOL_PLAN;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, StopReason, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, Gate, Gated, PartId, StreamPart, StreamStart, UNFINISHED, admit, at,
-    no_place, reasoning_id_lost, reasoning_token_lost, start_once, summary_as_text,
+    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at, no_place,
+    reasoning_id_lost, reasoning_token_lost, start_once, summary_as_text,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -361,32 +361,20 @@ impl Encoder {
     }
 }
 
-impl Gated for Encoder {
-    const ONE: Option<&'static str> = Some("message");
-
+impl EventEncoder for Encoder {
     fn gate(&mut self) -> &mut Gate {
         &mut self.gate
     }
 
-    fn start(
-        &mut self,
-        start: StreamStart,
-        out: &mut Events,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(), Error> {
-        self.start_message(start, out, ctx)
+    fn rule(&self) -> Rule {
+        Rule::one("message", self.source != Some(F))
     }
 
-    fn foreign(&self) -> bool {
-        self.source != Some(F)
+    fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.start_message(s, out, ctx)
     }
-}
 
-impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !admit(self, &part, out, ctx)? {
-            return Ok(());
-        }
         match part {
             StreamPart::Start(_) => {}
             StreamPart::TextStart { part, meta, .. } => {
@@ -485,9 +473,6 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.gate.close() {
-            return Ok(());
-        }
         start_once(self, StreamStart::default(), out, ctx)?;
         self.end_all(out)?;
         match self.finish.take() {

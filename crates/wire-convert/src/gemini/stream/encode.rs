@@ -3,7 +3,7 @@
 use super::super::F;
 use super::super::hints::{BLOCKED, EMPTY, INDEX, NO_INDEX};
 use crate::model::{Part, PartMeta, Text, Usage, Vendor};
-use crate::stream::{PartId, StreamErrorKind, StreamPart};
+use crate::stream::{PartId, StreamErrorKind, StreamPart, StreamStart};
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
 use wire_types::gemini as w;
@@ -13,7 +13,7 @@ use super::super::rebuild_from;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Arguments, Reasoning, Role, Signed, ToolCall};
 use crate::stream::{
-    EventEncoder, Events, Gate, at, held_arguments, merge_meta, meta_lost, started_call,
+    EventEncoder, Events, Gate, Rule, at, held_arguments, merge_meta, meta_lost, started_call,
 };
 use crate::util::rfc3339_of_unix;
 
@@ -57,8 +57,7 @@ pub(crate) struct Encoder {
     finishes: Vec<w::Candidate>,
     /// A blocked prompt: the last chunk has no candidate.
     blocked: bool,
-    /// Over (the last chunk or an error written); Gemini has no start event and drops no
-    /// part, so that is all its gate keeps.
+    /// Started, over (the last chunk or an error written).
     gate: Gate,
 }
 
@@ -322,18 +321,35 @@ fn open_choice(o: &Open) -> u32 {
 }
 
 impl EventEncoder for Encoder {
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    /// Gemini streams every candidate, and applies the options' reasoning rule to each
+    /// piece as the whole-body encoder does: nothing is left out here.
+    fn rule(&self) -> Rule {
+        Rule::every_choice(false)
+    }
+
+    /// What the start gives the chunks (Gemini has no start event).
+    fn start(
+        &mut self,
+        s: StreamStart,
+        _out: &mut Events,
+        _ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
+        self.source = s.format;
+        self.id = s.id;
+        self.model = s.model;
+        self.created = s.created;
+        self.vendor.merge(s.vendor);
+        Ok(())
+    }
+
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.gate.finished {
-            return Ok(());
-        }
         match part {
-            StreamPart::Start(s) => {
-                self.source = s.format;
-                self.id = s.id;
-                self.model = s.model;
-                self.created = s.created;
-                self.vendor.merge(s.vendor);
-            }
+            // A later start, read as the first was.
+            StreamPart::Start(s) => self.start(s, out, ctx)?,
             StreamPart::TextStart { part, choice, meta } => {
                 self.open.push((
                     part,
@@ -523,9 +539,6 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.gate.close() {
-            return Ok(());
-        }
         let parts: Vec<PartId> = self.open.iter().map(|(p, _)| *p).collect();
         for p in parts {
             self.end_part(p, out, ctx)?;

@@ -7,8 +7,8 @@ use crate::model::{Part, PartMeta, StopReason, Usage, Vendor};
 use crate::openai_chat::stream::MESSAGE;
 use crate::passes::tools::NO_TYPE;
 use crate::stream::{
-    EventEncoder, Events, Gate, Gated, PartId, StreamPart, StreamStart, UNFINISHED, admit, at,
-    error_code, held_arguments, merge_meta, meta_lost, model_or_empty, no_place, reasoning_dropped,
+    EventEncoder, Events, Gate, PartId, StreamPart, StreamStart, UNFINISHED, at, error_code,
+    held_arguments, merge_meta, meta_lost, model_or_empty, no_place, reasoning_dropped,
     reasoning_token_lost, signature_lost, summary_as_text,
 };
 use crate::{Ctx, Error, Format, LossCode};
@@ -68,23 +68,6 @@ pub(crate) struct Encoder {
     /// Finish chunks waiting for the usage: (choice, reason, vendor).
     held: Vec<(u32, Option<StopReason>, Vendor)>,
     any_finish: bool,
-}
-
-impl Gated for Encoder {
-    const ONE: Option<&'static str> = None;
-
-    fn gate(&mut self) -> &mut Gate {
-        &mut self.gate
-    }
-
-    fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.source = s.format;
-        self.id = s.id.unwrap_or_default();
-        self.model = model_or_empty(s.model, ctx);
-        self.created = s.created;
-        self.first = ctx.vendor_fields(&s.vendor, "");
-        Ok(())
-    }
 }
 
 impl Encoder {
@@ -341,10 +324,20 @@ impl Encoder {
 }
 
 impl EventEncoder for Encoder {
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.source = s.format;
+        self.id = s.id.unwrap_or_default();
+        self.model = model_or_empty(s.model, ctx);
+        self.created = s.created;
+        self.first = ctx.vendor_fields(&s.vendor, "");
+        Ok(())
+    }
+
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !admit(self, &part, out, ctx)? {
-            return Ok(());
-        }
         match part {
             StreamPart::Start(_) => {}
             StreamPart::TextStart { part, choice, meta } => {
@@ -463,9 +456,6 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.gate.close() {
-            return Ok(());
-        }
         if !self.any_finish {
             return error_event(out, UNFINISHED.to_owned(), None);
         }

@@ -7,7 +7,7 @@ use crate::model::{
     self, Arguments, Choice, Message, Part, Role, StopReason, ToolCall, Usage, Vendor,
 };
 use crate::stream::{
-    EventEncoder, Events, Gate, Gated, PartId, StreamPart, StreamStart, UNFINISHED, admit, at,
+    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at,
     held_arguments, merge_meta, reasoning_id_lost, reasoning_token_lost, started_call,
     summary_as_text,
 };
@@ -164,15 +164,15 @@ impl Encoder {
     }
 }
 
-impl Gated for Encoder {
-    const ONE: Option<&'static str> = Some("message");
-
+impl EventEncoder for Encoder {
     fn gate(&mut self) -> &mut Gate {
         &mut self.gate
     }
 
-    /// What the start gives the lines (Ollama has no start event): the model, the
-    /// creation time, the vendor data of the `done` line.
+    fn rule(&self) -> Rule {
+        Rule::one("message", self.source != Some(F))
+    }
+
     fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         self.source = s.format;
         self.model = s.model;
@@ -192,19 +192,10 @@ impl Gated for Encoder {
         Ok(())
     }
 
-    fn foreign(&self) -> bool {
-        self.source != Some(F)
-    }
-}
-
-impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !admit(self, &part, out, ctx)? {
-            return Ok(());
-        }
         match part {
             // A later start, read as the first was.
-            StreamPart::Start(s) => Gated::start(self, s, out, ctx)?,
+            StreamPart::Start(s) => self.start(s, out, ctx)?,
             StreamPart::TextStart { part, meta, .. } => {
                 part_meta(&meta, &at(part), ctx);
                 self.open.push((part, Open::Text));
@@ -314,9 +305,6 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.gate.close() {
-            return Ok(());
-        }
         if self.finish.is_some() {
             self.close_all(out, ctx)?;
             return self.done_line(out, ctx);

@@ -7,9 +7,9 @@ use super::decode::message_members;
 use crate::model::{Part, StopKind, StopReason, ToolCall, Usage, Vendor};
 use crate::passes::tools::NO_TYPE;
 use crate::stream::{
-    EventEncoder, Events, Gate, Gated, PartId, StreamPart, StreamStart, UNFINISHED, admit, at,
-    error_code, meta_lost, model_or_empty, no_place, reasoning_dropped, reasoning_token_lost,
-    signature_lost, started_call,
+    EventEncoder, Events, Gate, PartId, StreamPart, StreamStart, UNFINISHED, at, error_code,
+    meta_lost, model_or_empty, no_place, reasoning_dropped, reasoning_token_lost, signature_lost,
+    started_call,
 };
 use crate::vendor::Fields;
 use crate::{Ctx, Error, Format, LossCode};
@@ -65,32 +65,6 @@ pub(crate) struct Encoder {
     /// escape each instead of a chunk built and serialized (`cargo bench -p wire-convert
     /// --bench translate`). The bytes are the typed chunk's (tested).
     templates: Vec<(u32, String, String)>,
-}
-
-impl Gated for Encoder {
-    const ONE: Option<&'static str> = None;
-
-    fn gate(&mut self) -> &mut Gate {
-        &mut self.gate
-    }
-
-    fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.source = s.format;
-        self.id = s.id.unwrap_or_default();
-        self.model = model_or_empty(s.model, ctx);
-        self.created = s.created.unwrap_or(0);
-        let mut nulls = wire_types::Extra::new();
-        ctx.mark_nulls(&mut nulls, &s.vendor, w::Chunk::FIELDS);
-        self.nulls = nulls.nulls().to_vec();
-        for (k, v) in ctx.vendor_fields(&s.vendor, "") {
-            if k == "system_fingerprint" || k == "service_tier" {
-                self.every.insert(k, v);
-            } else {
-                self.first.insert(k, v);
-            }
-        }
-        Ok(())
-    }
 }
 
 impl Encoder {
@@ -456,10 +430,29 @@ fn finish_reason(r: &StopReason, ctx: &mut Ctx<'_>) -> w::FinishReason {
 }
 
 impl EventEncoder for Encoder {
-    fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !admit(self, &part, out, ctx)? {
-            return Ok(());
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.source = s.format;
+        self.id = s.id.unwrap_or_default();
+        self.model = model_or_empty(s.model, ctx);
+        self.created = s.created.unwrap_or(0);
+        let mut nulls = wire_types::Extra::new();
+        ctx.mark_nulls(&mut nulls, &s.vendor, w::Chunk::FIELDS);
+        self.nulls = nulls.nulls().to_vec();
+        for (k, v) in ctx.vendor_fields(&s.vendor, "") {
+            if k == "system_fingerprint" || k == "service_tier" {
+                self.every.insert(k, v);
+            } else {
+                self.first.insert(k, v);
+            }
         }
+        Ok(())
+    }
+
+    fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         match part {
             StreamPart::Start(_) => {}
             StreamPart::TextStart { part, choice, meta } => {
@@ -562,9 +555,6 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.gate.close() {
-            return Ok(());
-        }
         if !self.choices.iter().any(|c| c.finished) {
             // The source ended without a finish (its decoder reports why): not a normal
             // end here either.

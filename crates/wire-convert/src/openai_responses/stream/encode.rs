@@ -5,8 +5,8 @@ use super::super::hints::MSG;
 use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role};
 use crate::stream::{
-    Accumulator, EventEncoder, Events, Gate, Gated, PartId, StreamError, StreamErrorKind,
-    StreamPart, StreamStart, UNFINISHED, admit, at, start_once,
+    Accumulator, EventEncoder, Events, Gate, PartId, Rule, StreamError, StreamErrorKind,
+    StreamPart, StreamStart, UNFINISHED, at, start_once,
 };
 use crate::{Ctx, Error};
 use serde_json::{Map, Value, json};
@@ -79,32 +79,20 @@ pub(crate) struct Encoder {
     opened: usize,
 }
 
-impl Gated for Encoder {
-    const ONE: Option<&'static str> = Some("output");
-
+impl EventEncoder for Encoder {
     fn gate(&mut self) -> &mut Gate {
         &mut self.gate
     }
 
-    fn start(
-        &mut self,
-        start: StreamStart,
-        out: &mut Events,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(), Error> {
-        self.start_response(start, out, ctx)
+    fn rule(&self) -> Rule {
+        Rule::one("output", self.acc.response().source != Some(F))
     }
 
-    fn foreign(&self) -> bool {
-        self.acc.response().source != Some(F)
+    fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.start_response(s, out, ctx)
     }
-}
 
-impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !admit(self, &part, out, ctx)? {
-            return Ok(());
-        }
         if matches!(
             part,
             StreamPart::TextStart { .. }
@@ -239,9 +227,6 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.gate.close() {
-            return Ok(());
-        }
         start_once(self, StreamStart::default(), out, ctx)?;
         // The source ended without a finish (its decoder reports why): not a normal end
         // here either.
