@@ -3,7 +3,8 @@
 
 use super::{Framing, PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
 use crate::ids::IdMapper;
-use crate::model::{Part, PartMeta, Signed};
+use crate::model::{Part, PartMeta, Signed, Vendor};
+use crate::passes::tools::NO_TYPE;
 use crate::{Ctx, Error, Format, IdMap, Loss, LossCode, Options, ReasoningMode};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -168,7 +169,7 @@ pub(crate) trait EventEncoder: Send {
 
     /// One part the gate let through. Losses go to `ctx` with the pointer
     /// `/parts/<part id>[/field]` (or `/usage`, `/finish`), once per part, never once per
-    /// delta.
+    /// delta. An error part, once written, ends the stream (the gate is then over).
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error>;
 
     /// The end of the source stream, unless the stream is over already (its last event,
@@ -450,6 +451,25 @@ pub(crate) fn held_arguments(args: String) -> String {
     }
 }
 
+/// The `type` of a call written in a Chat Completions style chunk: the one the source's
+/// call had (a field of `format`'s own, taken out of `fields`), `function` by default, none
+/// when the source's call had none.
+pub(crate) fn call_type(
+    vendor: &Vendor,
+    fields: &mut serde_json::Map<String, serde_json::Value>,
+    format: Format,
+) -> Option<String> {
+    if vendor.flag(format, NO_TYPE) {
+        return None;
+    }
+    Some(
+        fields
+            .shift_remove("type")
+            .and_then(|t| t.as_str().map(str::to_owned))
+            .unwrap_or_else(|| "function".to_owned()),
+    )
+}
+
 /// The model a chunk names: the start's, or `""` (with a loss) when the source names none.
 pub(crate) fn model_or_empty(model: Option<String>, ctx: &mut Ctx<'_>) -> String {
     model.unwrap_or_else(|| {
@@ -547,10 +567,15 @@ impl StreamEncoder {
     fn part(&mut self, part: StreamPart) -> Result<(), Error> {
         let part = self.map_ids(part);
         let mut ctx = Ctx::new(self.format, &self.options);
+        let error = matches!(part, StreamPart::Error(_));
         let result = match admit(&mut *self.events, &part, &mut self.buf, &mut ctx) {
             Ok(true) => self.events.part(part, &mut self.buf, &mut ctx),
             passed => passed.map(|_| ()),
         };
+        if error && result.is_ok() {
+            // An error, once written, is the stream's last event.
+            self.events.gate().finished = true;
+        }
         let losses = ctx.take_losses();
         self.keep_losses(losses);
         result

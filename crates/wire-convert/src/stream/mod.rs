@@ -39,13 +39,13 @@ mod translate;
 
 pub use accumulate::{Accumulator, accumulate};
 pub(crate) use accumulate::{merge_meta, started_call};
-pub(crate) use decode::{Event, EventDecoder, Parts, incomplete, read};
+pub(crate) use decode::{Event, EventDecoder, Once, Parts, event_type, incomplete, read};
 pub use decode::{Framing, StreamDecoder};
 pub use encode::StreamEncoder;
 pub(crate) use encode::{
-    EventEncoder, Events, Gate, Rule, UNFINISHED, at, error_code, held_arguments, meta_lost,
-    model_or_empty, no_place, reasoning_dropped, reasoning_id_lost, reasoning_token_lost,
-    signature_lost, start_once, summary_as_text,
+    EventEncoder, Events, Gate, Rule, UNFINISHED, at, call_type, error_code, held_arguments,
+    meta_lost, model_or_empty, no_place, reasoning_dropped, reasoning_id_lost,
+    reasoning_token_lost, signature_lost, start_once, summary_as_text,
 };
 pub use translate::StreamTranslator;
 

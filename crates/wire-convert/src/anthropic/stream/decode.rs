@@ -6,8 +6,8 @@ use super::super::response::{decode_response, decode_usage, stop_reason_of};
 use super::super::{F, w};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamError, StreamErrorKind, StreamPart, StreamStart,
-    incomplete, read,
+    Event, EventDecoder, Once, PartId, Parts, StreamError, StreamErrorKind, StreamPart,
+    StreamStart, event_type, incomplete, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -48,7 +48,8 @@ pub(crate) struct Decoder {
     stopped: bool,
     /// Events came after `message_stop` (reported once).
     after_stop: bool,
-    unknown: Vec<String>,
+    /// Event types reported as having no neutral part (each once).
+    unknown: Once,
 }
 
 impl EventDecoder for Decoder {
@@ -138,20 +139,8 @@ impl EventDecoder for Decoder {
             })),
             other => {
                 // An event this decoder does not know (new, or typed later).
-                let v = wire_types::to_value(&other);
-                let kind = v
-                    .get("type")
-                    .and_then(Value::as_str)
-                    .unwrap_or("?")
-                    .to_owned();
-                if !self.unknown.contains(&kind) {
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        "",
-                        format!("an anthropic stream event `{kind}` has no neutral part"),
-                    );
-                    self.unknown.push(kind);
-                }
+                self.unknown
+                    .unknown_event("an anthropic", &event_type(&other), ctx);
             }
         }
         Ok(())

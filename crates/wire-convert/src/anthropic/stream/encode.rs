@@ -410,7 +410,6 @@ impl EventEncoder for Encoder {
                         extra: Default::default(),
                     }),
                 )?;
-                self.gate.finished = true;
             }
         }
         Ok(())

@@ -532,7 +532,6 @@ impl EventEncoder for Encoder {
                         extra: Default::default(),
                     },
                 )?;
-                self.gate.finished = true;
             }
         }
         Ok(())

@@ -5,10 +5,9 @@ use super::super::hints::{ARGS_JSON, INDEX, NO_ID};
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, PartMeta, StopReason, Usage, Vendor};
 use crate::openai_chat::stream::MESSAGE;
-use crate::passes::tools::NO_TYPE;
 use crate::stream::{
-    EventEncoder, Events, Gate, PartId, StreamPart, StreamStart, UNFINISHED, at, error_code,
-    held_arguments, merge_meta, meta_lost, model_or_empty, no_place, reasoning_dropped,
+    EventEncoder, Events, Gate, PartId, StreamPart, StreamStart, UNFINISHED, at, call_type,
+    error_code, held_arguments, merge_meta, meta_lost, model_or_empty, no_place, reasoning_dropped,
     reasoning_token_lost, signature_lost, summary_as_text,
 };
 use crate::{Ctx, Error, Format, LossCode};
@@ -139,16 +138,7 @@ impl Encoder {
         signature_lost(c.meta.signature.as_ref(), c.part, ctx);
         let v = &c.meta.vendor;
         let mut fields = ctx.vendor_fields(v, &at(c.part));
-        let kind = if v.flag(F, NO_TYPE) {
-            None
-        } else {
-            Some(
-                fields
-                    .shift_remove("type")
-                    .and_then(|t| t.as_str().map(str::to_owned))
-                    .unwrap_or_else(|| "function".to_owned()),
-            )
-        };
+        let kind = call_type(v, &mut fields, F);
         let index = v
             .hint(F, INDEX)
             .and_then(Value::as_u64)
@@ -449,7 +439,6 @@ impl EventEncoder for Encoder {
             StreamPart::Error(e) => {
                 let code = error_code(&e);
                 error_event(out, e.message, code)?;
-                self.gate.finished = true;
             }
         }
         Ok(())

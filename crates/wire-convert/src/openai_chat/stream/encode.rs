@@ -5,11 +5,10 @@ use super::super::hints::NO_ID;
 use super::super::response::encode_usage;
 use super::decode::message_members;
 use crate::model::{Part, StopKind, StopReason, ToolCall, Usage, Vendor};
-use crate::passes::tools::NO_TYPE;
 use crate::stream::{
-    EventEncoder, Events, Gate, PartId, StreamPart, StreamStart, UNFINISHED, at, error_code,
-    meta_lost, model_or_empty, no_place, reasoning_dropped, reasoning_token_lost, signature_lost,
-    started_call,
+    EventEncoder, Events, Gate, PartId, StreamPart, StreamStart, UNFINISHED, at, call_type,
+    error_code, meta_lost, model_or_empty, no_place, reasoning_dropped, reasoning_token_lost,
+    signature_lost, started_call,
 };
 use crate::vendor::Fields;
 use crate::{Ctx, Error, Format, LossCode};
@@ -244,16 +243,9 @@ impl Encoder {
         signature_lost(meta.signature.as_ref(), part, ctx);
         let v = &meta.vendor;
         let mut fields = ctx.vendor_fields(v, &at(part));
-        let kind = if v.flag(F, NO_TYPE) {
-            None
-        } else {
-            Some(
-                fields
-                    .shift_remove("type")
-                    .and_then(|t| t.as_str().map(w::ToolCallType::from))
-                    .unwrap_or(w::ToolCallType::Function),
-            )
-        };
+        let kind = call_type(v, &mut fields, F)
+            .as_deref()
+            .map(w::ToolCallType::from);
         let id = (!v.flag(F, NO_ID)).then_some(id);
         let extra_content = fields.take_as("extra_content");
         // Members of a whole body's call that a fragment has no place for.
@@ -548,7 +540,6 @@ impl EventEncoder for Encoder {
             StreamPart::Error(e) => {
                 let code = error_code(&e);
                 error_event(out, e.message, code)?;
-                self.gate.finished = true;
             }
         }
         Ok(())

@@ -6,8 +6,8 @@ use super::super::response::{decode_head, output_item};
 use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role, Text};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamError, StreamErrorKind, StreamPart, StreamStart,
-    incomplete, read,
+    Event, EventDecoder, Once, PartId, Parts, StreamError, StreamErrorKind, StreamPart,
+    StreamStart, event_type, incomplete, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -78,7 +78,7 @@ pub(crate) struct Decoder {
     /// Events came after the terminal event (reported once).
     after: bool,
     /// Event types reported as having no neutral part (each once).
-    unknown: Vec<String>,
+    unknown: Once,
 }
 
 impl EventDecoder for Decoder {
@@ -255,20 +255,9 @@ impl EventDecoder for Decoder {
             | w::StreamEvent::CompactionCompacting(_) => {}
             other => {
                 // Audio, and events this decoder does not know (new, or typed later).
-                let v = wire_types::to_value(&other);
-                let kind = v
-                    .get("type")
-                    .and_then(Value::as_str)
-                    .unwrap_or("?")
-                    .to_owned();
-                if !self.unknown.contains(&kind) {
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        "",
-                        format!("a {F} stream event `{kind}` has no neutral part"),
-                    );
-                    self.unknown.push(kind);
-                }
+                let stream = format!("a {F}");
+                self.unknown
+                    .unknown_event(&stream, &event_type(&other), ctx);
             }
         }
         Ok(())
