@@ -156,6 +156,34 @@ pub(crate) fn event_type(event: &impl serde::Serialize) -> String {
         .to_owned()
 }
 
+/// The error part of a provider's error event: its code and message, and its error
+/// object as it came (`value`).
+pub(crate) fn provider_error(
+    code: Option<String>,
+    message: String,
+    value: &impl serde::Serialize,
+) -> StreamPart {
+    StreamPart::Error(StreamError {
+        kind: StreamErrorKind::Provider,
+        code,
+        message,
+        value: Some(wire_types::to_value(value)),
+    })
+}
+
+/// The code of an OpenAI-style error object: its `code` (a string as it is, another value
+/// as JSON text), else, when that is missing or `null`, its `type`.
+pub(crate) fn error_code_of(
+    code: Option<&serde_json::Value>,
+    kind: Option<&String>,
+) -> Option<String> {
+    match code {
+        Some(serde_json::Value::String(s)) => Some(s.clone()),
+        Some(serde_json::Value::Null) | None => kind.cloned(),
+        Some(other) => Some(other.to_string()),
+    }
+}
+
 /// Reads one event's JSON as `T`, the error pointing into the event.
 pub(crate) fn read<T: serde::de::DeserializeOwned>(data: &str) -> Result<T, Error> {
     Ok(wire_types::from_str(data)?)

@@ -6,8 +6,8 @@ use super::super::response::{decode_response, decode_usage, stop_reason_of};
 use super::super::{F, w};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, PartId, Parts, StreamError, StreamErrorKind, StreamPart,
-    StreamStart, event_type, incomplete, read,
+    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, event_type, incomplete,
+    provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -131,12 +131,11 @@ impl EventDecoder for Decoder {
                 });
             }
             w::StreamEvent::Ping(_) => {}
-            w::StreamEvent::Error(e) => out.push(StreamPart::Error(StreamError {
-                kind: StreamErrorKind::Provider,
-                code: e.error.kind.clone(),
-                message: e.error.message.clone().unwrap_or_default(),
-                value: Some(wire_types::to_value(&e.error)),
-            })),
+            w::StreamEvent::Error(e) => out.push(provider_error(
+                e.error.kind.clone(),
+                e.error.message.clone().unwrap_or_default(),
+                &e.error,
+            )),
             other => {
                 // An event this decoder does not know (new, or typed later).
                 self.unknown

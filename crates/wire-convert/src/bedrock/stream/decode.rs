@@ -5,8 +5,8 @@ use super::super::response::{decode_usage, stop_reason};
 use super::super::{F, hints};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, PartId, Parts, StreamError, StreamErrorKind, StreamPart,
-    StreamStart, incomplete, read,
+    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, incomplete, provider_error,
+    read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -262,12 +262,8 @@ impl Decoder {
     fn exception(&mut self, code: &str, e: w::ExceptionEvent, out: &mut Parts) {
         self.over = true;
         self.failed = true;
-        out.push(StreamPart::Error(StreamError {
-            kind: StreamErrorKind::Provider,
-            code: Some(code.to_owned()),
-            message: e.message.clone().unwrap_or_default(),
-            value: Some(wire_types::to_value(&e)),
-        }));
+        let message = e.message.clone().unwrap_or_default();
+        out.push(provider_error(Some(code.to_owned()), message, &e));
     }
 
     fn unknown(&mut self, detail: String, kind: String, ctx: &mut Ctx<'_>) {

@@ -6,8 +6,8 @@ use super::super::hints::TOOL_PLAN;
 use super::super::response::{decode_usage, stop_reason};
 use crate::model::{Part, PartMeta, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, PartId, Parts, StreamError, StreamErrorKind, StreamPart,
-    StreamStart, event_type, incomplete, read,
+    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, event_type, incomplete,
+    provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -235,12 +235,8 @@ impl EventDecoder for Decoder {
                     vendor.set_field(F, "citations", Value::Array(citations));
                 }
                 if let Some(message) = d.error {
-                    out.push(StreamPart::Error(StreamError {
-                        kind: StreamErrorKind::Provider,
-                        code: d.finish_reason.as_ref().map(|f| f.as_str().to_owned()),
-                        message: message.clone(),
-                        value: Some(Value::String(message)),
-                    }));
+                    let code = d.finish_reason.as_ref().map(|f| f.as_str().to_owned());
+                    out.push(provider_error(code, message.clone(), &message));
                 }
                 out.push(StreamPart::Finish {
                     choice: 0,

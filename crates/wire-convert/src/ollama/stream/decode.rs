@@ -5,8 +5,7 @@ use super::super::hints::{DONE, NO_MESSAGE};
 use super::super::response::{decode_response, stop_of};
 use crate::model::{Message, Part, Vendor};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamError, StreamErrorKind, StreamPart, StreamStart,
-    incomplete, read,
+    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -40,12 +39,7 @@ impl EventDecoder for Decoder {
         let mut line = match read::<w::StreamEvent>(event.data)? {
             w::StreamEvent::Error(e) => {
                 self.close(out);
-                out.push(StreamPart::Error(StreamError {
-                    kind: StreamErrorKind::Provider,
-                    code: None,
-                    message: e.error.clone(),
-                    value: Some(wire_types::to_value(&e)),
-                }));
+                out.push(provider_error(None, e.error.clone(), &e));
                 return Ok(());
             }
             w::StreamEvent::Chunk(line) => line,

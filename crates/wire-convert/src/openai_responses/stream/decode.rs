@@ -6,8 +6,8 @@ use super::super::response::{decode_head, output_item};
 use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role, Text};
 use crate::stream::{
-    Event, EventDecoder, Once, PartId, Parts, StreamError, StreamErrorKind, StreamPart,
-    StreamStart, event_type, incomplete, read,
+    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, error_code_of, event_type,
+    incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -199,23 +199,13 @@ impl EventDecoder for Decoder {
                 self.reasoning_text(e.output_index, e.content_index, e.text, out, false);
             }
             w::StreamEvent::Error(e) => {
-                let code = e
-                    .code
-                    .as_ref()
-                    .or(e.error.as_ref().and_then(|d| d.code.as_ref()))
-                    .and_then(|c| match c {
-                        Value::String(s) => Some(s.clone()),
-                        Value::Null => None,
-                        other => Some(other.to_string()),
-                    })
-                    .or_else(|| e.error.as_ref().and_then(|d| d.kind.clone()));
+                let d = e.error.as_ref();
+                let code = error_code_of(
+                    e.code.as_ref().or(d.and_then(|d| d.code.as_ref())),
+                    d.and_then(|d| d.kind.as_ref()),
+                );
                 let message = e.message().unwrap_or_default().to_owned();
-                out.push(StreamPart::Error(StreamError {
-                    kind: StreamErrorKind::Provider,
-                    code,
-                    message,
-                    value: Some(wire_types::to_value(&e)),
-                }));
+                out.push(provider_error(code, message, &e));
             }
             w::StreamEvent::Keepalive(_) | w::StreamEvent::Ping(_) => {}
             // Progress of hosted-tool items, and their inputs as they stream: the item
