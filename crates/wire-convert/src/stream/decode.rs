@@ -156,6 +156,24 @@ pub(crate) fn event_type(event: &impl serde::Serialize) -> String {
         .to_owned()
 }
 
+/// A call decoded whole (by the format's body decoder) split into the start of its part
+/// (its id, name and meta) and its arguments, for the caller to stream as it must.
+pub(crate) fn call_start(
+    part: PartId,
+    choice: u32,
+    call: crate::model::ToolCall,
+) -> (StreamPart, crate::model::Arguments) {
+    let start = StreamPart::ToolStart {
+        part,
+        choice,
+        id: call.id,
+        synthetic_id: call.synthetic_id,
+        name: call.name,
+        meta: call.meta,
+    };
+    (start, call.arguments)
+}
+
 /// The error part of a provider's error event: its code and message, and its error
 /// object as it came (`value`).
 pub(crate) fn provider_error(

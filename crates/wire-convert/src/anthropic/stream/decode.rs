@@ -6,8 +6,8 @@ use super::super::response::{decode_response, decode_usage, stop_reason_of};
 use super::super::{F, w};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, event_type, incomplete,
-    provider_error, read,
+    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, call_start, event_type,
+    incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -207,15 +207,9 @@ impl Decoder {
                 Open::Thinking(id)
             }
             Part::ToolCall(c) => {
-                let start_input = c.arguments.text();
-                out.push(StreamPart::ToolStart {
-                    part: id,
-                    choice: 0,
-                    id: c.id,
-                    synthetic_id: c.synthetic_id,
-                    name: c.name,
-                    meta: c.meta,
-                });
+                let (start, args) = call_start(id, 0, c);
+                let start_input = args.text();
+                out.push(start);
                 Open::Tool {
                     part: id,
                     start_input,

@@ -6,8 +6,8 @@ use super::super::hints::TOOL_PLAN;
 use super::super::response::{decode_usage, stop_reason};
 use crate::model::{Part, PartMeta, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, event_type, incomplete,
-    provider_error, read,
+    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, call_start, event_type,
+    incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -165,15 +165,9 @@ impl EventDecoder for Decoder {
                 match decode_call(call, "/choices/0", self.count, ctx) {
                     Part::ToolCall(c) => {
                         self.count += 1;
-                        let first = c.arguments.text();
-                        out.push(StreamPart::ToolStart {
-                            part,
-                            choice: 0,
-                            id: c.id,
-                            synthetic_id: c.synthetic_id,
-                            name: c.name,
-                            meta: c.meta,
-                        });
+                        let (start, args) = call_start(part, 0, c);
+                        let first = args.text();
+                        out.push(start);
                         let args = !first.is_empty();
                         if args {
                             out.push(StreamPart::ToolDelta { part, json: first });

@@ -6,7 +6,8 @@ use super::super::response::{decode_response, decode_usage, stop_kind};
 use super::super::{F, keep_rest, rest};
 use crate::model::{Part, PartMeta, StopKind, StopReason, Usage, Vendor};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, incomplete, provider_error, read,
+    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, call_start, incomplete,
+    provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -350,15 +351,8 @@ impl Cand {
             return;
         };
         let part = out.id();
-        let args = c.arguments;
-        out.push(StreamPart::ToolStart {
-            part,
-            choice: self.choice,
-            id: c.id,
-            synthetic_id: c.synthetic_id,
-            name: c.name,
-            meta: c.meta,
-        });
+        let (start, args) = call_start(part, self.choice, c);
+        out.push(start);
         if !streamed {
             out.push(StreamPart::ToolDelta {
                 part,

@@ -3,9 +3,10 @@
 use super::super::F;
 use super::super::hints::{DONE, NO_MESSAGE};
 use super::super::response::{decode_response, stop_of};
-use crate::model::{Message, Part, Vendor};
+use crate::model::{Message, Part, ToolCall, Vendor};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, incomplete, provider_error, read,
+    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, call_start, held_arguments,
+    incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -203,23 +204,11 @@ impl Decoder {
                     };
                     self.calls += 1;
                     let part = out.id();
-                    out.push(StreamPart::ToolStart {
-                        part,
-                        choice: 0,
-                        id,
-                        synthetic_id: c.synthetic_id,
-                        name: c.name,
-                        meta: c.meta,
-                    });
-                    let json = c.arguments.text();
-                    out.push(StreamPart::ToolDelta {
-                        part,
-                        json: if json.trim().is_empty() {
-                            "{}".to_owned()
-                        } else {
-                            json
-                        },
-                    });
+                    let (start, args) = call_start(part, 0, ToolCall { id, ..c });
+                    out.push(start);
+                    // Ollama sends a call whole: its arguments in one delta, `{}` when none.
+                    let json = held_arguments(args.text());
+                    out.push(StreamPart::ToolDelta { part, json });
                     out.push(StreamPart::End { part });
                 }
                 other => {

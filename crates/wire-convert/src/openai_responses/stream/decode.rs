@@ -6,8 +6,8 @@ use super::super::response::{decode_head, output_item};
 use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role, Text};
 use crate::stream::{
-    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, error_code_of, event_type,
-    incomplete, provider_error, read,
+    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, call_start, error_code_of,
+    event_type, incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -803,15 +803,9 @@ fn emit_part(part: Part, out: &mut Parts) -> (PartId, PartMeta) {
             out.push(StreamPart::End { part: id });
         }
         Part::ToolCall(c) => {
-            let json = c.arguments.text();
-            out.push(StreamPart::ToolStart {
-                part: id,
-                choice: 0,
-                id: c.id,
-                synthetic_id: c.synthetic_id,
-                name: c.name,
-                meta: c.meta,
-            });
+            let (start, args) = call_start(id, 0, c);
+            let json = args.text();
+            out.push(start);
             if !json.is_empty() {
                 out.push(StreamPart::ToolDelta { part: id, json });
             }
