@@ -155,28 +155,18 @@ impl EventEncoder for Encoder {
                 self.acc.push(p);
                 Ok(())
             }
-            StreamPart::ToolStart {
-                part,
-                choice,
-                id,
-                synthetic_id,
-                name,
-                meta,
-            } => {
+            p @ StreamPart::ToolStart { part, .. } => {
                 self.release(out, ctx)?;
+                self.acc.push(p);
                 let index = self.items.len();
-                let own = own_field(&meta, "id");
+                // The call as the parts add it up: its start (no arguments yet).
+                let Some(Part::ToolCall(c)) = self.accumulated_at(self.opened - 1) else {
+                    return Ok(());
+                };
+                let own = own_field(&c.meta, "id");
                 let mine = own.is_some();
                 let item_id = own.unwrap_or_else(|| format!("fc_{index}"));
-                let added = json!({"type": "function_call", "id": item_id, "call_id": id, "name": name, "arguments": "", "status": "in_progress"});
-                self.acc.push(StreamPart::ToolStart {
-                    part,
-                    choice,
-                    id,
-                    synthetic_id,
-                    name,
-                    meta,
-                });
+                let added = json!({"type": "function_call", "id": item_id, "call_id": c.id, "name": c.name, "arguments": "", "status": "in_progress"});
                 self.open_item(item_id, mine, Kind::Call, added, out)?;
                 self.place_new(part, Some(index), 0, Kind::Call);
                 Ok(())
@@ -416,13 +406,7 @@ impl Encoder {
             return Ok(p.item);
         }
         let index = self.items.len();
-        let own = match self
-            .acc
-            .response()
-            .choices
-            .first()
-            .and_then(|c| c.message.content.get(p.pos))
-        {
+        let own = match self.accumulated_at(p.pos) {
             Some(Part::Reasoning(r)) if r.source == Some(F) => r.id.clone(),
             _ => None,
         };
@@ -505,7 +489,11 @@ impl Encoder {
 
     /// The accumulated part `part`.
     fn accumulated(&self, part: PartId) -> Option<&Part> {
-        let pos = self.placed(part)?.pos;
+        self.accumulated_at(self.placed(part)?.pos)
+    }
+
+    /// The accumulated part at `pos` in the message's content.
+    fn accumulated_at(&self, pos: usize) -> Option<&Part> {
         self.acc
             .response()
             .choices
