@@ -269,10 +269,7 @@ fn admit(
         start_once(enc, StreamStart::default(), out, ctx)?;
     }
     let rule = enc.rule();
-    Ok(enc
-        .gate()
-        .dropped
-        .admit(part, rule.one, rule.reasoning, ctx))
+    Ok(enc.gate().dropped.admit(part, rule, ctx))
 }
 
 /// Whether a part of choice `choice` is sent by `format`, which streams one `what`
@@ -322,25 +319,20 @@ pub(crate) fn reasoning_id_lost(id: Option<&str>, part: PartId, format: Format, 
 }
 
 /// The parts a format's encoder leaves out, with everything that belongs to them: a part
-/// of a choice the format does not stream, reasoning the options drop. Each format's
-/// part reaches its encoder only if [`Dropped::admit`] lets it (see [`admit`]).
+/// of a choice the format does not stream, reasoning the options drop. A part reaches its
+/// format's encoder only if [`Dropped::admit`] lets it (see [`admit`]).
 #[derive(Debug, Default)]
 pub(crate) struct Dropped(Vec<PartId>);
 
 impl Dropped {
-    /// Whether `part` reaches the encoder. `one`: what the format streams one of
-    /// (`message`, `output`: a part of another choice is a loss, see [`one_choice`]),
-    /// `None` when it streams every choice; `foreign`: whether the options' reasoning
-    /// rule applies to a reasoning part (see [`reasoning_dropped`]). A part left out at
-    /// its start is remembered, and its deltas, signature, meta and end are left out
-    /// after it; the finish of another choice is nothing to a format that streams one.
-    pub(crate) fn admit(
-        &mut self,
-        part: &StreamPart,
-        one: Option<&str>,
-        foreign: bool,
-        ctx: &mut Ctx<'_>,
-    ) -> bool {
+    /// Whether `part` reaches the encoder, by the format's [`Rule`]: a part of another
+    /// choice than the one it streams is a loss (see [`one_choice`]), and so is reasoning
+    /// the options drop, when the rule applies to it (see [`reasoning_dropped`]). A part
+    /// left out at its start is remembered, and its deltas, signature, meta and end are
+    /// left out after it; the finish of another choice is nothing to a format that
+    /// streams one.
+    fn admit(&mut self, part: &StreamPart, rule: Rule, ctx: &mut Ctx<'_>) -> bool {
+        let Rule { one, reasoning } = rule;
         let (id, choice) = match part {
             StreamPart::TextStart { part, choice, .. }
             | StreamPart::ReasoningStart { part, choice, .. }
@@ -355,7 +347,8 @@ impl Dropped {
                 return false;
             }
         }
-        if matches!(part, StreamPart::ReasoningStart { .. }) && reasoning_dropped(id, foreign, ctx)
+        if matches!(part, StreamPart::ReasoningStart { .. })
+            && reasoning_dropped(id, reasoning, ctx)
         {
             self.0.push(id);
             return false;
