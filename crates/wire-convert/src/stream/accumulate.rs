@@ -1,7 +1,9 @@
 //! [`Accumulator`]: stream parts in, the response they add up to out.
 
 use super::{PartId, StreamDecoder, StreamError, StreamErrorKind, StreamPart};
-use crate::model::{self, Arguments, Choice, Message, Part, Reasoning, Role, Text, ToolCall};
+use crate::model::{
+    self, Arguments, Choice, Message, Part, PartMeta, Reasoning, Role, Text, ToolCall,
+};
 use crate::{Converted, Error, Format, Options};
 
 /// Where an open part sits in the response being built.
@@ -113,17 +115,8 @@ impl Accumulator {
                 meta,
             } => {
                 self.arguments.push((part, String::new()));
-                self.open(
-                    part,
-                    choice,
-                    Part::ToolCall(ToolCall {
-                        id,
-                        synthetic_id,
-                        name,
-                        arguments: Arguments::Text(String::new()),
-                        meta,
-                    }),
-                );
+                let call = started_call(id, synthetic_id, name, meta);
+                self.open(part, choice, Part::ToolCall(call));
             }
             StreamPart::ToolDelta { part, json } => {
                 if let Some((_, text)) = self.arguments.iter_mut().find(|(p, _)| *p == part) {
@@ -137,14 +130,7 @@ impl Accumulator {
             } => self.open(part, choice, content),
             StreamPart::Meta { part, meta } => {
                 if let Some(p) = self.part_mut(part) {
-                    let m = p.meta_mut();
-                    m.vendor.merge(meta.vendor);
-                    if meta.cache.is_some() {
-                        m.cache = meta.cache;
-                    }
-                    if meta.signature.is_some() {
-                        m.signature = meta.signature;
-                    }
+                    merge_meta(p.meta_mut(), meta);
                 }
             }
             StreamPart::End { part } => self.close(part),
@@ -253,6 +239,34 @@ impl Accumulator {
                 text
             });
         }
+    }
+}
+
+/// A tool call as its stream start gives it: its arguments to come (as deltas).
+pub(crate) fn started_call(
+    id: String,
+    synthetic_id: bool,
+    name: String,
+    meta: PartMeta,
+) -> ToolCall {
+    ToolCall {
+        id,
+        synthetic_id,
+        name,
+        arguments: Arguments::Text(String::new()),
+        meta,
+    }
+}
+
+/// Merges a part's later meta ([`StreamPart::Meta`]) into what it has: vendor fields
+/// merged, a cache marker or signature replacing the earlier one.
+pub(crate) fn merge_meta(into: &mut PartMeta, from: PartMeta) {
+    into.vendor.merge(from.vendor);
+    if from.cache.is_some() {
+        into.cache = from.cache;
+    }
+    if from.signature.is_some() {
+        into.signature = from.signature;
     }
 }
 

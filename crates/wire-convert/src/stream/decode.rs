@@ -2,7 +2,7 @@
 //! [`EventDecoder`] state machine each format implements.
 
 use super::{PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
-use crate::{Ctx, Error, Format, Loss, Options};
+use crate::{Ctx, Error, Format, Loss, LossCode, Options};
 use wire_types::stream::{
     EventStreamParser, FrameError, FrameKind, FrameParser, Limits, NdjsonParser, RawFrame,
     SseParser,
@@ -117,6 +117,89 @@ pub(crate) fn incomplete(format: Format) -> StreamPart {
         message: format!("the {format} stream ended before its finish event"),
         value: None,
     })
+}
+
+/// Losses a decoder reports once per key (an event type it has no part for, …), never
+/// once per event: each a [`LossCode::PartUnsupported`] at the stream's root.
+#[derive(Debug, Default)]
+pub(crate) struct Once(Vec<String>);
+
+impl Once {
+    /// Reports `detail` the first time `key` comes.
+    pub(crate) fn report(&mut self, key: &str, detail: String, ctx: &mut Ctx<'_>) {
+        if !self.0.iter().any(|k| k == key) {
+            self.0.push(key.to_owned());
+            ctx.dropped(LossCode::PartUnsupported, "", detail);
+        }
+    }
+
+    /// Reports an event of type `kind` that has no neutral part, the first time that type
+    /// comes; `stream` names the stream (`an anthropic`).
+    pub(crate) fn unknown_event(&mut self, stream: &str, kind: &str, ctx: &mut Ctx<'_>) {
+        let detail = format!("{stream} stream event `{kind}` has no neutral part");
+        self.report(kind, detail, ctx);
+    }
+
+    /// How many keys were reported.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// The `type` member of an event as its wire type writes it (`?` when it has none): an
+/// event the decoder does not know, named in its loss.
+pub(crate) fn event_type(event: &impl serde::Serialize) -> String {
+    wire_types::to_value(event)
+        .get("type")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("?")
+        .to_owned()
+}
+
+/// A call decoded whole (by the format's body decoder) split into the start of its part
+/// (its id, name and meta) and its arguments, for the caller to stream as it must.
+pub(crate) fn call_start(
+    part: PartId,
+    choice: u32,
+    call: crate::model::ToolCall,
+) -> (StreamPart, crate::model::Arguments) {
+    let start = StreamPart::ToolStart {
+        part,
+        choice,
+        id: call.id,
+        synthetic_id: call.synthetic_id,
+        name: call.name,
+        meta: call.meta,
+    };
+    (start, call.arguments)
+}
+
+/// The error part of a provider's error event: its code and message, and its error
+/// object as it came (`value`).
+pub(crate) fn provider_error(
+    code: Option<String>,
+    message: String,
+    value: &impl serde::Serialize,
+) -> StreamPart {
+    StreamPart::Error(StreamError {
+        kind: StreamErrorKind::Provider,
+        code,
+        message,
+        value: Some(wire_types::to_value(value)),
+    })
+}
+
+/// The code of an OpenAI-style error object: its `code` (a string as it is, another value
+/// as JSON text), else, when that is missing or `null`, its `type`.
+pub(crate) fn error_code_of(
+    code: Option<&serde_json::Value>,
+    kind: Option<&String>,
+) -> Option<String> {
+    match code {
+        Some(serde_json::Value::String(s)) => Some(s.clone()),
+        Some(serde_json::Value::Null) | None => kind.cloned(),
+        Some(other) => Some(other.to_string()),
+    }
 }
 
 /// Reads one event's JSON as `T`, the error pointing into the event.

@@ -1,8 +1,10 @@
 //! [`StreamEncoder`]: [`StreamPart`]s in, a format's stream out (its typed events in its
 //! wire framing), and the [`EventEncoder`] state machine each format implements.
 
-use super::{Framing, PartId, StreamPart, StreamStart};
+use super::{Framing, PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
 use crate::ids::IdMapper;
+use crate::model::{Part, PartMeta, Signed, Vendor};
+use crate::passes::tools::NO_TYPE;
 use crate::{Ctx, Error, Format, IdMap, Loss, LossCode, Options, ReasoningMode};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -146,13 +148,33 @@ impl Events {
 }
 
 /// A format's stream encoder: a state machine from neutral parts to its events.
+///
+/// [`StreamEncoder`] gates the parts before they reach it, by the rules every format
+/// shares ([`admit`]): nothing passes once the stream is over, the first part starts the
+/// stream ([`EventEncoder::start`]), and the parts the format leaves out
+/// ([`EventEncoder::rule`]) never reach [`EventEncoder::part`], nor anything that belongs
+/// to them.
 pub(crate) trait EventEncoder: Send {
-    /// One part. Losses go to `ctx` with the pointer `/parts/<part id>[/field]` (or
-    /// `/usage`, `/finish`), once per part, never once per delta.
+    /// The encoder's gate (see [`Gate`]).
+    fn gate(&mut self) -> &mut Gate;
+
+    /// Which parts the format leaves out: by default none of any choice, and reasoning
+    /// when the options drop it.
+    fn rule(&self) -> Rule {
+        Rule::every_choice(true)
+    }
+
+    /// The stream's start: called once, before any part ([`start_once`]).
+    fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error>;
+
+    /// One part the gate let through. Losses go to `ctx` with the pointer
+    /// `/parts/<part id>[/field]` (or `/usage`, `/finish`), once per part, never once per
+    /// delta. An error part, once written, ends the stream (the gate is then over).
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error>;
 
-    /// The end of the source stream: what had to wait is written, what is open is
-    /// closed, and the format's terminator.
+    /// The end of the source stream, unless the stream is over already (its last event,
+    /// or an error, written): what had to wait is written, what is open is closed, and
+    /// the format's terminator.
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error>;
 }
 
@@ -161,22 +183,93 @@ pub(crate) fn at(part: PartId) -> String {
     format!("/parts/{}", part.0)
 }
 
-/// The start gate each format's [`EventEncoder::part`] opens with: the first part starts
-/// the stream (with its own [`StreamStart`] when it is one, else a default one, as a
-/// stream that begins without a start still has one). Whether `part` is used up by it:
-/// a start, once written, is nothing more.
-pub(crate) fn starts(
-    started: bool,
+/// What every format's encoder keeps to gate the parts it is given: whether its stream
+/// started and is over, and the parts it leaves out.
+#[derive(Debug, Default)]
+pub(crate) struct Gate {
+    /// The stream's start was written.
+    pub(crate) started: bool,
+    /// The stream is over (its last event, or an error, written): nothing more is.
+    pub(crate) finished: bool,
+    /// The parts left out, and what belongs to them.
+    pub(crate) dropped: Dropped,
+}
+
+impl Gate {
+    /// Ends the stream at the source's end: whether it was still open.
+    fn close(&mut self) -> bool {
+        !std::mem::replace(&mut self.finished, true)
+    }
+}
+
+/// Which parts a format's encoder leaves out (see [`Dropped::admit`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rule {
+    /// What the format streams one of (`message`, `output`): a part of another choice is
+    /// left out, with a loss (see [`one_choice`]). `None`: it streams every choice.
+    one: Option<&'static str>,
+    /// Whether reasoning is left out when the options drop it (see [`reasoning_dropped`]):
+    /// a format that keeps its own reasoning drops only another's.
+    reasoning: bool,
+}
+
+impl Rule {
+    /// A format that streams one `what` (`message`, `output`).
+    pub(crate) fn one(what: &'static str, reasoning: bool) -> Rule {
+        Rule {
+            one: Some(what),
+            reasoning,
+        }
+    }
+
+    /// A format that streams every choice.
+    pub(crate) fn every_choice(reasoning: bool) -> Rule {
+        Rule {
+            one: None,
+            reasoning,
+        }
+    }
+}
+
+/// The stream's start, unless it was written: `s` (a stream that ends before any part
+/// still has one).
+pub(crate) fn start_once(
+    enc: &mut dyn EventEncoder,
+    s: StreamStart,
+    out: &mut Events,
+    ctx: &mut Ctx<'_>,
+) -> Result<(), Error> {
+    let gate = enc.gate();
+    if gate.started {
+        return Ok(());
+    }
+    gate.started = true;
+    enc.start(s, out, ctx)
+}
+
+/// Whether `part` reaches the format's encoder. Nothing passes once the stream is over;
+/// the first part starts the stream (with its own [`StreamStart`] when it is one, else a
+/// default one, as a stream that begins without a start still has one), and a start,
+/// once written, is nothing more; then the parts the format leaves out
+/// ([`Dropped::admit`] by [`EventEncoder::rule`]).
+fn admit(
+    enc: &mut dyn EventEncoder,
     part: &StreamPart,
-    start: impl FnOnce(StreamStart) -> Result<(), Error>,
+    out: &mut Events,
+    ctx: &mut Ctx<'_>,
 ) -> Result<bool, Error> {
-    if started {
+    let gate = enc.gate();
+    if gate.finished {
         return Ok(false);
     }
-    match part {
-        StreamPart::Start(s) => start(s.clone()).map(|()| true),
-        _ => start(StreamStart::default()).map(|()| false),
+    if !gate.started {
+        if let StreamPart::Start(s) = part {
+            return start_once(enc, s.clone(), out, ctx).map(|()| false);
+        }
+        start_once(enc, StreamStart::default(), out, ctx)?;
     }
+    let rule = enc.rule();
+    Ok(enc.gate().dropped.admit(part, rule, ctx))
 }
 
 /// Whether a part of choice `choice` is sent by `format`, which streams one `what`
@@ -222,6 +315,177 @@ pub(crate) fn reasoning_id_lost(id: Option<&str>, part: PartId, format: Format, 
             format!("{}/id", at(part)),
             format!("reasoning item id `{id}` means nothing to {format}"),
         );
+    }
+}
+
+/// The parts a format's encoder leaves out, with everything that belongs to them: a part
+/// of a choice the format does not stream, reasoning the options drop. A part reaches its
+/// format's encoder only if [`Dropped::admit`] lets it (see [`admit`]).
+#[derive(Debug, Default)]
+pub(crate) struct Dropped(Vec<PartId>);
+
+impl Dropped {
+    /// Whether `part` reaches the encoder, by the format's [`Rule`]: a part of another
+    /// choice than the one it streams is a loss (see [`one_choice`]), and so is reasoning
+    /// the options drop, when the rule applies to it (see [`reasoning_dropped`]). A part
+    /// left out at its start is remembered, and its deltas, signature, meta and end are
+    /// left out after it; the finish of another choice is nothing to a format that
+    /// streams one.
+    fn admit(&mut self, part: &StreamPart, rule: Rule, ctx: &mut Ctx<'_>) -> bool {
+        let Rule { one, reasoning } = rule;
+        let (id, choice) = match part {
+            StreamPart::TextStart { part, choice, .. }
+            | StreamPart::ReasoningStart { part, choice, .. }
+            | StreamPart::ToolStart { part, choice, .. }
+            | StreamPart::Whole { part, choice, .. } => (*part, *choice),
+            StreamPart::Finish { choice, .. } => return one.is_none() || *choice == 0,
+            other => return part_of(other).is_none_or(|p| !self.0.contains(&p)),
+        };
+        if let Some(what) = one {
+            if !one_choice(ctx.format, what, id, choice, ctx) {
+                self.0.push(id);
+                return false;
+            }
+        }
+        if matches!(part, StreamPart::ReasoningStart { .. })
+            && reasoning_dropped(id, reasoning, ctx)
+        {
+            self.0.push(id);
+            return false;
+        }
+        true
+    }
+
+    /// Leaves out `part` (begun, by a rule of the format's own), and what belongs to it.
+    pub(crate) fn drop(&mut self, part: PartId) {
+        self.0.push(part);
+    }
+}
+
+/// The part a stream part belongs to, when it is not its start.
+fn part_of(part: &StreamPart) -> Option<PartId> {
+    match part {
+        StreamPart::TextDelta { part, .. }
+        | StreamPart::ReasoningDelta { part, .. }
+        | StreamPart::SummaryDelta { part, .. }
+        | StreamPart::Signature { part, .. }
+        | StreamPart::ToolDelta { part, .. }
+        | StreamPart::Meta { part, .. }
+        | StreamPart::End { part } => Some(*part),
+        _ => None,
+    }
+}
+
+/// The loss of a signature that has no place where it stands (on a text or a call, on a
+/// part already written): `/parts/<part id>/signature`.
+pub(crate) fn signature_lost(token: Option<&Signed>, part: PartId, ctx: &mut Ctx<'_>) {
+    ctx.report_unplaced_token(token, format_args!("{}/signature", at(part)), "a signature");
+}
+
+/// The loss of what a part's meta brings that a stream encoder writes nothing of: its
+/// vendor fields (this format's own included) and its signature. Its cache marker is
+/// the format's to report, if anything.
+pub(crate) fn meta_lost(meta: &PartMeta, part: PartId, ctx: &mut Ctx<'_>) {
+    ctx.report_unwritten_fields(&meta.vendor, &at(part));
+    signature_lost(meta.signature.as_ref(), part, ctx);
+}
+
+/// The loss of a reasoning part's signature (or, `encrypted`, its encrypted payload)
+/// that the format has no place for. Its pointer is `/parts/<part id>/signature`, or,
+/// `by_kind`, `/parts/<part id>/encrypted` for an encrypted payload.
+pub(crate) fn reasoning_token_lost(
+    token: &Signed,
+    encrypted: bool,
+    by_kind: bool,
+    part: PartId,
+    ctx: &mut Ctx<'_>,
+) {
+    let (field, what) = if encrypted {
+        ("encrypted", "encrypted reasoning")
+    } else {
+        ("signature", "a reasoning signature")
+    };
+    let field = if by_kind { field } else { "signature" };
+    ctx.report_unplaced_token(Some(token), format_args!("{}/{field}", at(part)), what);
+}
+
+/// The change of a reasoning summary streamed to a format that has none: it is sent as
+/// the reasoning's text (`code` and `detail` say how, in the format's words).
+pub(crate) fn summary_as_text(
+    part: PartId,
+    code: LossCode,
+    detail: &'static str,
+    ctx: &mut Ctx<'_>,
+) {
+    ctx.changed(code, format!("{}/summary", at(part)), detail);
+}
+
+/// The loss of a whole part that has no place in `stream` (`an anthropic response
+/// stream`): what kind of part it was (for a part kept whole, its format's).
+pub(crate) fn no_place(part: PartId, content: &Part, stream: &str, ctx: &mut Ctx<'_>) {
+    let what = match content {
+        Part::Opaque(o) => format!("a {} part", o.format),
+        p => format!("a {} part", p.kind()),
+    };
+    ctx.dropped(
+        LossCode::PartUnsupported,
+        at(part),
+        format!("{what} has no place in {stream}"),
+    );
+}
+
+/// The arguments text of a call that a stream encoder held until its end: the text of
+/// its deltas, `{}` when none came (or only white space).
+pub(crate) fn held_arguments(args: String) -> String {
+    if args.trim().is_empty() {
+        "{}".to_owned()
+    } else {
+        args
+    }
+}
+
+/// The `type` of a call written in a Chat Completions style chunk: the one the source's
+/// call had (a field of `format`'s own, taken out of `fields`), `function` by default, none
+/// when the source's call had none.
+pub(crate) fn call_type(
+    vendor: &Vendor,
+    fields: &mut serde_json::Map<String, serde_json::Value>,
+    format: Format,
+) -> Option<String> {
+    if vendor.flag(format, NO_TYPE) {
+        return None;
+    }
+    Some(
+        fields
+            .shift_remove("type")
+            .and_then(|t| t.as_str().map(str::to_owned))
+            .unwrap_or_else(|| "function".to_owned()),
+    )
+}
+
+/// The model a chunk names: the start's, or `""` (with a loss) when the source names none.
+pub(crate) fn model_or_empty(model: Option<String>, ctx: &mut Ctx<'_>) -> String {
+    model.unwrap_or_else(|| {
+        ctx.changed(
+            LossCode::FieldDefaulted,
+            "/model",
+            "the source names no model: written as \"\"",
+        );
+        String::new()
+    })
+}
+
+/// What an encoder writes in place of a finish when its source ended without one (the
+/// source's decoder reports why): an error, never a quiet end a client could take for a
+/// whole answer.
+pub(crate) const UNFINISHED: &str = "the source stream ended before it finished";
+
+/// The provider's error code of a stream error, to write on again: none for a stream cut
+/// short (the writing format's generic code stands for it).
+pub(crate) fn error_code(e: &StreamError) -> Option<String> {
+    match e.kind {
+        StreamErrorKind::Incomplete => None,
+        _ => e.code.clone(),
     }
 }
 
@@ -296,7 +560,15 @@ impl StreamEncoder {
     fn part(&mut self, part: StreamPart) -> Result<(), Error> {
         let part = self.map_ids(part);
         let mut ctx = Ctx::new(self.format, &self.options);
-        let result = self.events.part(part, &mut self.buf, &mut ctx);
+        let error = matches!(part, StreamPart::Error(_));
+        let result = match admit(&mut *self.events, &part, &mut self.buf, &mut ctx) {
+            Ok(true) => self.events.part(part, &mut self.buf, &mut ctx),
+            passed => passed.map(|_| ()),
+        };
+        if error && result.is_ok() {
+            // An error, once written, is the stream's last event.
+            self.events.gate().finished = true;
+        }
         let losses = ctx.take_losses();
         self.keep_losses(losses);
         result
@@ -320,7 +592,11 @@ impl StreamEncoder {
         }
         self.finished = true;
         let mut ctx = Ctx::new(self.format, &self.options);
-        let result = self.events.end(&mut self.buf, &mut ctx);
+        let result = if self.events.gate().close() {
+            self.events.end(&mut self.buf, &mut ctx)
+        } else {
+            Ok(())
+        };
         let losses = ctx.take_losses();
         self.keep_losses(losses);
         result?;

@@ -38,11 +38,17 @@ mod encode;
 mod translate;
 
 pub use accumulate::{Accumulator, accumulate};
-pub(crate) use decode::{Event, EventDecoder, Parts, incomplete, read};
+pub(crate) use accumulate::{merge_meta, started_call};
+pub(crate) use decode::{
+    Event, EventDecoder, Once, Parts, call_start, error_code_of, event_type, incomplete,
+    provider_error, read,
+};
 pub use decode::{Framing, StreamDecoder};
 pub use encode::StreamEncoder;
 pub(crate) use encode::{
-    EventEncoder, Events, at, one_choice, reasoning_dropped, reasoning_id_lost, starts,
+    EventEncoder, Events, Gate, Rule, UNFINISHED, at, call_type, error_code, held_arguments,
+    meta_lost, model_or_empty, no_place, reasoning_dropped, reasoning_id_lost,
+    reasoning_token_lost, signature_lost, start_once, summary_as_text,
 };
 pub use translate::StreamTranslator;
 

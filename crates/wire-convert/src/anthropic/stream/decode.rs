@@ -6,8 +6,8 @@ use super::super::response::{decode_response, decode_usage, stop_reason_of};
 use super::super::{F, w};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamError, StreamErrorKind, StreamPart, StreamStart,
-    incomplete, read,
+    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, call_start, event_type,
+    incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -48,7 +48,8 @@ pub(crate) struct Decoder {
     stopped: bool,
     /// Events came after `message_stop` (reported once).
     after_stop: bool,
-    unknown: Vec<String>,
+    /// Event types reported as having no neutral part (each once).
+    unknown: Once,
 }
 
 impl EventDecoder for Decoder {
@@ -130,28 +131,15 @@ impl EventDecoder for Decoder {
                 });
             }
             w::StreamEvent::Ping(_) => {}
-            w::StreamEvent::Error(e) => out.push(StreamPart::Error(StreamError {
-                kind: StreamErrorKind::Provider,
-                code: e.error.kind.clone(),
-                message: e.error.message.clone().unwrap_or_default(),
-                value: Some(wire_types::to_value(&e.error)),
-            })),
+            w::StreamEvent::Error(e) => out.push(provider_error(
+                e.error.kind.clone(),
+                e.error.message.clone().unwrap_or_default(),
+                &e.error,
+            )),
             other => {
                 // An event this decoder does not know (new, or typed later).
-                let v = wire_types::to_value(&other);
-                let kind = v
-                    .get("type")
-                    .and_then(Value::as_str)
-                    .unwrap_or("?")
-                    .to_owned();
-                if !self.unknown.contains(&kind) {
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        "",
-                        format!("an anthropic stream event `{kind}` has no neutral part"),
-                    );
-                    self.unknown.push(kind);
-                }
+                self.unknown
+                    .unknown_event("an anthropic", &event_type(&other), ctx);
             }
         }
         Ok(())
@@ -219,15 +207,9 @@ impl Decoder {
                 Open::Thinking(id)
             }
             Part::ToolCall(c) => {
-                let start_input = c.arguments.text();
-                out.push(StreamPart::ToolStart {
-                    part: id,
-                    choice: 0,
-                    id: c.id,
-                    synthetic_id: c.synthetic_id,
-                    name: c.name,
-                    meta: c.meta,
-                });
+                let (start, args) = call_start(id, 0, c);
+                let start_input = args.text();
+                out.push(start);
                 Open::Tool {
                     part: id,
                     start_input,

@@ -1,14 +1,15 @@
 //! Encoding: neutral stream parts in, the stream's events out.
 
 use super::super::{F, w};
-use crate::model::{Part, PartMeta};
+use crate::model::Part;
 use crate::stream::{PartId, StreamErrorKind, StreamPart, StreamStart};
 use crate::{Ctx, Error, LossCode};
 
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Opaque, Usage};
 use crate::stream::{
-    EventEncoder, Events, at, one_choice, reasoning_dropped, reasoning_id_lost, starts,
+    EventEncoder, Events, Gate, Rule, UNFINISHED, at, meta_lost, no_place, reasoning_id_lost,
+    reasoning_token_lost, summary_as_text,
 };
 
 /// What an open block is.
@@ -28,24 +29,21 @@ enum Block {
 /// follow in `message_delta`. A signature goes out only when Anthropic made it.
 #[derive(Debug, Default)]
 pub(crate) struct Encoder {
-    started: bool,
+    /// Started, over, and the parts left out (reasoning dropped by the options, parts of
+    /// another choice): their deltas are dropped with them.
+    gate: Gate,
     /// Open blocks: part → (Anthropic block index, kind).
     open: Vec<(PartId, u32, Block)>,
     next_index: u32,
-    /// Parts dropped (reasoning dropped by the options, parts of another choice): their
-    /// deltas are dropped with them.
-    dropped: Vec<PartId>,
     /// Reasoning parts begun whose thinking block is not written yet: it opens at the
     /// first text or signature, so reasoning that brings neither (an OpenAI reasoning
     /// item without a summary) writes no empty block.
     pending: Vec<PartId>,
     usage: Option<Usage>,
-    finished: bool,
 }
 
 impl Encoder {
     fn start_message(&mut self, s: StreamStart, out: &mut Events) -> Result<(), Error> {
-        self.started = true;
         let message = w::Response {
             id: Some(s.id.unwrap_or_else(|| "msg_stream".to_owned())),
             kind: Some("message".to_owned()),
@@ -156,29 +154,11 @@ impl Encoder {
         Ok(())
     }
 
-    /// Reports what of a part's meta Anthropic cannot carry in a response stream.
-    fn meta_losses(meta: &PartMeta, part: PartId, ctx: &mut Ctx<'_>) {
-        ctx.report_unwritten_fields(&meta.vendor, &at(part));
-        ctx.report_unplaced_token(
-            meta.signature.as_ref(),
-            format_args!("{}/signature", at(part)),
-            "a signature",
-        );
-    }
-
     fn kind(&self, part: PartId) -> Option<Block> {
         self.open
             .iter()
             .find(|(p, _, _)| *p == part)
             .map(|(_, _, k)| *k)
-    }
-
-    fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
-        if one_choice(F, "message", part, choice, ctx) {
-            return true;
-        }
-        self.dropped.push(part);
-        false
     }
 
     fn whole(
@@ -208,7 +188,7 @@ impl Encoder {
                 }
             },
             Part::Text(t) => {
-                Self::meta_losses(&t.meta, part, ctx);
+                meta_lost(&t.meta, part, ctx);
                 self.open_block(part, Block::Text, text_block(), out)?;
                 self.delta(
                     part,
@@ -221,22 +201,14 @@ impl Encoder {
                 self.stop_block(part, out)
             }
             Part::ToolCall(c) => {
-                Self::meta_losses(&c.meta, part, ctx);
+                meta_lost(&c.meta, part, ctx);
                 self.open_block(part, Block::Tool, tool_block(c.id, c.name), out)?;
                 let json = c.arguments.text();
                 self.delta(part, input_delta(json), out)?;
                 self.stop_block(part, out)
             }
             other => {
-                let what = match &other {
-                    Part::Opaque(o) => format!("a {} part", o.format),
-                    p => format!("a {} part", p.kind()),
-                };
-                ctx.dropped(
-                    LossCode::PartUnsupported,
-                    at(part),
-                    format!("{what} has no place in an anthropic response stream"),
-                );
+                no_place(part, &other, "an anthropic response stream", ctx);
                 Ok(())
             }
         }
@@ -269,23 +241,24 @@ fn input_delta(json: String) -> w::BlockDelta {
 }
 
 impl EventEncoder for Encoder {
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn rule(&self) -> Rule {
+        Rule::one("message", true)
+    }
+
+    fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        ctx.report_unwritten_fields(&s.vendor, "");
+        self.start_message(s, out)
+    }
+
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        if starts(self.started, &part, |start| {
-            ctx.report_unwritten_fields(&start.vendor, "");
-            self.start_message(start, out)
-        })? {
-            return Ok(());
-        }
         match part {
             StreamPart::Start(_) => {}
-            StreamPart::TextStart { part, choice, meta } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                Self::meta_losses(&meta, part, ctx);
+            StreamPart::TextStart { part, meta, .. } => {
+                meta_lost(&meta, part, ctx);
                 self.open_block(part, Block::Text, text_block(), out)?;
             }
             StreamPart::TextDelta { part, text } => match self.kind(part) {
@@ -306,21 +279,9 @@ impl EventEncoder for Encoder {
                     out,
                 )?,
             },
-            StreamPart::ReasoningStart {
-                part,
-                choice,
-                id,
-                meta,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                if reasoning_dropped(part, true, ctx) {
-                    self.dropped.push(part);
-                    return Ok(());
-                }
+            StreamPart::ReasoningStart { part, id, meta, .. } => {
                 reasoning_id_lost(id.as_deref(), part, F, ctx);
-                Self::meta_losses(&meta, part, ctx);
+                meta_lost(&meta, part, ctx);
                 self.pending.push(part);
             }
             StreamPart::ReasoningDelta { part, text } => {
@@ -341,10 +302,11 @@ impl EventEncoder for Encoder {
                     self.open_pending(part, out)?;
                 }
                 if self.kind(part).is_some() {
-                    ctx.changed(
+                    summary_as_text(
+                        part,
                         LossCode::PartAsText,
-                        format!("{}/summary", at(part)),
                         "anthropic has no reasoning summaries: the summary is sent as thinking text",
+                        ctx,
                     );
                 }
                 self.delta(
@@ -375,59 +337,29 @@ impl EventEncoder for Encoder {
                         out,
                     )?;
                 } else {
-                    let what = if encrypted {
-                        "encrypted reasoning"
-                    } else {
-                        "a reasoning signature"
-                    };
-                    ctx.report_unplaced_token(
-                        Some(&token),
-                        format_args!("{}/signature", at(part)),
-                        what,
-                    );
+                    reasoning_token_lost(&token, encrypted, false, part, ctx);
                 }
             }
             StreamPart::ToolStart {
                 part,
-                choice,
                 id,
                 name,
                 meta,
                 ..
             } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                Self::meta_losses(&meta, part, ctx);
+                meta_lost(&meta, part, ctx);
                 self.open_block(part, Block::Tool, tool_block(id, name), out)?;
             }
             StreamPart::ToolDelta { part, json } => self.delta(part, input_delta(json), out)?,
-            StreamPart::Whole {
-                part,
-                choice,
-                content,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                self.whole(part, content, out, ctx)?;
-            }
-            StreamPart::Meta { part, meta } => {
-                if self.dropped.contains(&part) {
-                    return Ok(());
-                }
-                Self::meta_losses(&meta, part, ctx);
-            }
+            StreamPart::Whole { part, content, .. } => self.whole(part, content, out, ctx)?,
+            StreamPart::Meta { part, meta } => meta_lost(&meta, part, ctx),
             StreamPart::End { part } => self.stop_block(part, out)?,
             StreamPart::Usage(u) => self.usage = Some(u),
             StreamPart::Finish {
-                choice,
                 stop_reason,
                 vendor,
+                ..
             } => {
-                if choice != 0 {
-                    return Ok(());
-                }
                 ctx.report_unwritten_fields(&vendor, "/finish");
                 self.close_all(out)?;
                 let stop = stop_reason.map(|r| encode_stop(&r, "/finish/stop_reason", ctx));
@@ -458,7 +390,7 @@ impl EventEncoder for Encoder {
                     Some("message_stop"),
                     &w::StreamEvent::MessageStop(Default::default()),
                 )?;
-                self.finished = true;
+                self.gate.finished = true;
             }
             StreamPart::ResponseMeta(v) => ctx.report_unwritten_fields(&v, ""),
             StreamPart::Error(e) => {
@@ -478,30 +410,26 @@ impl EventEncoder for Encoder {
                         extra: Default::default(),
                     }),
                 )?;
-                self.finished = true;
             }
         }
         Ok(())
     }
 
     fn end(&mut self, out: &mut Events, _ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.finished {
-            // The source ended without a finish (its decoder reports why): not a normal
-            // end here either.
-            self.close_all(out)?;
-            out.push(
-                Some("error"),
-                &w::StreamEvent::Error(w::ErrorEvent {
-                    error: w::ErrorDetail {
-                        kind: Some("api_error".to_owned()),
-                        message: Some("the source stream ended before it finished".to_owned()),
-                        extra: Default::default(),
-                    },
+        // The source ended without a finish (its decoder reports why): not a normal
+        // end here either.
+        self.close_all(out)?;
+        out.push(
+            Some("error"),
+            &w::StreamEvent::Error(w::ErrorEvent {
+                error: w::ErrorDetail {
+                    kind: Some("api_error".to_owned()),
+                    message: Some(UNFINISHED.to_owned()),
                     extra: Default::default(),
-                }),
-            )?;
-            self.finished = true;
-        }
+                },
+                extra: Default::default(),
+            }),
+        )?;
         Ok(())
     }
 }

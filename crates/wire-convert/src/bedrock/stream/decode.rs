@@ -5,8 +5,8 @@ use super::super::response::{decode_usage, stop_reason};
 use super::super::{F, hints};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamError, StreamErrorKind, StreamPart, StreamStart,
-    incomplete, read,
+    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, incomplete, provider_error,
+    read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -66,7 +66,7 @@ pub(crate) struct Decoder {
     /// Events came after the end (reported once).
     after_end: bool,
     /// Event and delta kinds reported as unknown (each once).
-    unknown: Vec<String>,
+    unknown: Once,
 }
 
 /// Whether an event name is an error's: an exception (`…Exception`) or an AWS error code
@@ -229,12 +229,9 @@ impl EventDecoder for Decoder {
                 self.exception(&kind, e, out);
             }
             other => {
-                let kind = other.key().to_owned();
-                self.unknown(
-                    format!("a bedrock stream event `{kind}` has no neutral part"),
-                    kind,
-                    ctx,
-                );
+                if self.unknown.len() < MAX_UNKNOWN {
+                    self.unknown.unknown_event("a bedrock", other.key(), ctx);
+                }
             }
         }
         Ok(())
@@ -265,19 +262,14 @@ impl Decoder {
     fn exception(&mut self, code: &str, e: w::ExceptionEvent, out: &mut Parts) {
         self.over = true;
         self.failed = true;
-        out.push(StreamPart::Error(StreamError {
-            kind: StreamErrorKind::Provider,
-            code: Some(code.to_owned()),
-            message: e.message.clone().unwrap_or_default(),
-            value: Some(wire_types::to_value(&e)),
-        }));
+        let message = e.message.clone().unwrap_or_default();
+        out.push(provider_error(Some(code.to_owned()), message, &e));
     }
 
     fn unknown(&mut self, detail: String, kind: String, ctx: &mut Ctx<'_>) {
         // A few kinds are named; a stream of ever new ones grows no list.
-        if self.unknown.len() < MAX_UNKNOWN && !self.unknown.contains(&kind) {
-            ctx.dropped(LossCode::PartUnsupported, "", detail);
-            self.unknown.push(kind);
+        if self.unknown.len() < MAX_UNKNOWN {
+            self.unknown.report(&kind, detail, ctx);
         }
     }
 

@@ -10,7 +10,8 @@ use wire_types::bedrock as w;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::Usage;
 use crate::stream::{
-    EventEncoder, Events, at, one_choice, reasoning_dropped, reasoning_id_lost, starts,
+    EventEncoder, Events, Gate, Rule, UNFINISHED, at, no_place, reasoning_id_lost,
+    reasoning_token_lost, signature_lost, start_once, summary_as_text,
 };
 use crate::vendor::Fields;
 
@@ -46,12 +47,12 @@ struct OpenBlock {
 /// end a client could take for a whole answer.
 #[derive(Debug, Default)]
 pub(crate) struct Encoder {
-    started: bool,
+    /// Started, over (`metadata` or an exception written), and the parts left out
+    /// (reasoning dropped by the options, parts of another choice): their deltas are
+    /// dropped with them.
+    gate: Gate,
     open: Vec<OpenBlock>,
     next_index: u32,
-    /// Parts dropped (reasoning dropped by the options, parts of another choice): their
-    /// deltas are dropped with them.
-    dropped: Vec<PartId>,
     /// Whether a call was written (the stop reason when the source gives none).
     calls: bool,
     usage: Option<Usage>,
@@ -61,8 +62,6 @@ pub(crate) struct Encoder {
     metadata: Map<String, Value>,
     /// `messageStop` was written.
     stopped: bool,
-    /// The stream is over (`metadata` or an exception written).
-    finished: bool,
 }
 
 fn no_extra() -> wire_types::Extra {
@@ -76,7 +75,6 @@ impl Encoder {
         out: &mut Events,
         ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
-        self.started = true;
         for (field, known) in [
             ("/id", s.id.is_some()),
             ("/model", s.model.is_some()),
@@ -251,19 +249,7 @@ impl Encoder {
                 "a bedrock response stream has no cache points",
             );
         }
-        ctx.report_unplaced_token(
-            meta.signature.as_ref(),
-            format_args!("{}/signature", at(part)),
-            "a signature",
-        );
-    }
-
-    fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
-        if one_choice(F, "message", part, choice, ctx) {
-            return true;
-        }
-        self.dropped.push(part);
-        false
+        signature_lost(meta.signature.as_ref(), part, ctx);
     }
 
     /// Citations kept by this format on a text part, written as citation deltas.
@@ -311,12 +297,7 @@ impl Encoder {
             };
             self.delta(part, w::ContentBlockDelta::ReasoningContent(delta), out)
         } else {
-            let what = if encrypted {
-                "encrypted reasoning"
-            } else {
-                "a reasoning signature"
-            };
-            ctx.report_unplaced_token(Some(&token), format_args!("{}/signature", at(part)), what);
+            reasoning_token_lost(&token, encrypted, false, part, ctx);
             Ok(())
         }
     }
@@ -399,15 +380,7 @@ impl Encoder {
             }
             Part::Opaque(o) if o.format == F => self.opaque(part, o.value, out, ctx),
             other => {
-                let what = match &other {
-                    Part::Opaque(o) => format!("a {} part", o.format),
-                    p => format!("a {} part", p.kind()),
-                };
-                ctx.dropped(
-                    LossCode::PartUnsupported,
-                    at(part),
-                    format!("{what} has no place in a bedrock response stream"),
-                );
+                no_place(part, &other, "a bedrock response stream", ctx);
                 Ok(())
             }
         }
@@ -532,7 +505,7 @@ impl Encoder {
     /// `metadata`: the usage (zeros, with a loss, when the source gave none) and the
     /// metrics (`latencyMs: 0` when the source has none: the event requires them).
     fn write_metadata(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.finished = true;
+        self.gate.finished = true;
         let usage = match self.usage.take() {
             Some(u) => encode_usage(u, ctx),
             None => {
@@ -566,7 +539,7 @@ impl Encoder {
         out: &mut Events,
         ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
-        self.finished = true;
+        self.gate.finished = true;
         let name = match e.code.as_deref() {
             Some(
                 c @ ("internalServerException"
@@ -614,15 +587,24 @@ const EXCEPTIONS: &[&str] = &[
 ];
 
 impl EventEncoder for Encoder {
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn rule(&self) -> Rule {
+        // After `messageStop` nothing is written but `metadata`: nothing is left out.
+        if self.stopped {
+            Rule::every_choice(false)
+        } else {
+            Rule::one("message", true)
+        }
+    }
+
+    fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.start_message(s, out, ctx)
+    }
+
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        if starts(self.started, &part, |start| {
-            self.start_message(start, out, ctx)
-        })? {
-            return Ok(());
-        }
         if self.stopped {
             // After `messageStop`, only what `metadata` carries.
             match part {
@@ -638,10 +620,7 @@ impl EventEncoder for Encoder {
         }
         match part {
             StreamPart::Start(s) => ctx.report_unwritten_fields(&s.vendor, ""),
-            StreamPart::TextStart { part, choice, meta } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
+            StreamPart::TextStart { part, meta, .. } => {
                 Self::meta_losses(&meta, part, &["citations"], ctx);
                 self.open.push(OpenBlock {
                     part,
@@ -661,19 +640,7 @@ impl EventEncoder for Encoder {
                     _ => {}
                 }
             }
-            StreamPart::ReasoningStart {
-                part,
-                choice,
-                id,
-                meta,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                if reasoning_dropped(part, true, ctx) {
-                    self.dropped.push(part);
-                    return Ok(());
-                }
+            StreamPart::ReasoningStart { part, id, meta, .. } => {
                 reasoning_id_lost(id.as_deref(), part, F, ctx);
                 Self::meta_losses(&meta, part, &[], ctx);
                 self.open.push(OpenBlock {
@@ -690,10 +657,11 @@ impl EventEncoder for Encoder {
             }
             StreamPart::SummaryDelta { part, text, .. } => {
                 if self.block(part).is_some() {
-                    ctx.changed(
+                    summary_as_text(
+                        part,
                         LossCode::PartAsText,
-                        format!("{}/summary", at(part)),
                         "bedrock has no reasoning summaries: the summary is sent as reasoning text",
+                        ctx,
                     );
                     self.reasoning_text(part, text, out)?;
                 }
@@ -705,46 +673,24 @@ impl EventEncoder for Encoder {
             } => {
                 if self.block(part).map(|b| b.kind) == Some(Block::Reasoning) {
                     self.signature(part, token, encrypted, out, ctx)?;
-                } else if !self.dropped.contains(&part) {
-                    ctx.report_unplaced_token(
-                        Some(&token),
-                        format_args!("{}/signature", at(part)),
-                        "a signature",
-                    );
+                } else {
+                    signature_lost(Some(&token), part, ctx);
                 }
             }
             StreamPart::ToolStart {
                 part,
-                choice,
                 id,
                 name,
                 meta,
                 ..
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                self.open_tool(part, id, name, &meta, out, ctx)?;
-            }
+            } => self.open_tool(part, id, name, &meta, out, ctx)?,
             StreamPart::ToolDelta { part, json } => {
                 if self.block(part).map(|b| b.kind) == Some(Block::Tool) {
                     self.tool_input(part, json, out)?;
                 }
             }
-            StreamPart::Whole {
-                part,
-                choice,
-                content,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                self.whole(part, content, out, ctx)?;
-            }
+            StreamPart::Whole { part, content, .. } => self.whole(part, content, out, ctx)?,
             StreamPart::Meta { part, meta } => {
-                if self.dropped.contains(&part) {
-                    return Ok(());
-                }
                 let text = self.block(part).map(|b| b.kind) == Some(Block::Text);
                 let keep: &[&str] = if text { &["citations"] } else { &[] };
                 Self::meta_losses(&meta, part, keep, ctx);
@@ -755,13 +701,10 @@ impl EventEncoder for Encoder {
             StreamPart::End { part } => self.stop_block(part, out)?,
             StreamPart::Usage(u) => self.usage = Some(u),
             StreamPart::Finish {
-                choice,
                 stop_reason,
                 vendor,
+                ..
             } => {
-                if choice != 0 {
-                    return Ok(());
-                }
                 self.close_all(out)?;
                 let stop = match stop_reason {
                     Some(r) => encode_stop(&r, "/finish/stop_reason", ctx),
@@ -789,23 +732,18 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
         if self.stopped {
             // The source finished and gave no usage after all.
             return self.write_metadata(out, ctx);
         }
         // The source ended without a finish (its decoder reports why): not a normal end
         // here either.
-        if !self.started {
-            self.start_message(StreamStart::default(), out, ctx)?;
-        }
+        start_once(self, StreamStart::default(), out, ctx)?;
         self.exception(
             StreamError {
                 kind: StreamErrorKind::Incomplete,
                 code: None,
-                message: "the source stream ended before it finished".to_owned(),
+                message: UNFINISHED.to_owned(),
                 value: None,
             },
             out,

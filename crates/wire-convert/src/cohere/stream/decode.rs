@@ -6,8 +6,8 @@ use super::super::hints::TOOL_PLAN;
 use super::super::response::{decode_usage, stop_reason};
 use crate::model::{Part, PartMeta, Vendor};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamError, StreamErrorKind, StreamPart, StreamStart,
-    incomplete, read,
+    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, call_start, event_type,
+    incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -29,7 +29,7 @@ pub(crate) struct Decoder {
     /// Events came after `message-end` (reported once).
     after_end: bool,
     /// What was reported once: unknown event types, `logprobs`.
-    reported: Vec<String>,
+    reported: Once,
 }
 
 impl EventDecoder for Decoder {
@@ -64,10 +64,10 @@ impl EventDecoder for Decoder {
                 self.end_plan(out);
                 let fragment = e.delta.and_then(|d| d.message).and_then(|m| m.content);
                 let Some(fragment) = fragment else {
-                    self.once(
-                        ctx,
+                    self.reported.report(
                         "content-start",
-                        "a content-start without content: left out",
+                        "a content-start without content: left out".to_owned(),
+                        ctx,
                     );
                     return Ok(());
                 };
@@ -99,7 +99,11 @@ impl EventDecoder for Decoder {
             }
             w::StreamEvent::ContentDelta(e) => {
                 if e.logprobs.is_some() {
-                    self.once(ctx, "logprobs", "logprobs of a stream have no neutral part");
+                    self.reported.report(
+                        "logprobs",
+                        "logprobs of a stream have no neutral part".to_owned(),
+                        ctx,
+                    );
                 }
                 let index = e.index.unwrap_or(0);
                 let fragment = e.delta.and_then(|d| d.message).and_then(|m| m.content);
@@ -161,15 +165,9 @@ impl EventDecoder for Decoder {
                 match decode_call(call, "/choices/0", self.count, ctx) {
                     Part::ToolCall(c) => {
                         self.count += 1;
-                        let first = c.arguments.text();
-                        out.push(StreamPart::ToolStart {
-                            part,
-                            choice: 0,
-                            id: c.id,
-                            synthetic_id: c.synthetic_id,
-                            name: c.name,
-                            meta: c.meta,
-                        });
+                        let (start, args) = call_start(part, 0, c);
+                        let first = args.text();
+                        out.push(start);
                         let args = !first.is_empty();
                         if args {
                             out.push(StreamPart::ToolDelta { part, json: first });
@@ -231,12 +229,8 @@ impl EventDecoder for Decoder {
                     vendor.set_field(F, "citations", Value::Array(citations));
                 }
                 if let Some(message) = d.error {
-                    out.push(StreamPart::Error(StreamError {
-                        kind: StreamErrorKind::Provider,
-                        code: d.finish_reason.as_ref().map(|f| f.as_str().to_owned()),
-                        message: message.clone(),
-                        value: Some(Value::String(message)),
-                    }));
+                    let code = d.finish_reason.as_ref().map(|f| f.as_str().to_owned());
+                    out.push(provider_error(code, message.clone(), &message));
                 }
                 out.push(StreamPart::Finish {
                     choice: 0,
@@ -250,10 +244,8 @@ impl EventDecoder for Decoder {
                 out.push(StreamPart::ResponseMeta(vendor));
             }
             other => {
-                let v = wire_types::to_value(&other);
-                let kind = v.get("type").and_then(Value::as_str).unwrap_or("?");
-                let detail = format!("a cohere stream event `{kind}` has no neutral part");
-                self.once(ctx, kind, &detail);
+                self.reported
+                    .unknown_event("a cohere", &event_type(&other), ctx);
             }
         }
         Ok(())
@@ -278,14 +270,6 @@ fn delta(part: PartId, reasoning: bool, text: String) -> StreamPart {
 }
 
 impl Decoder {
-    /// A loss reported once per `key`.
-    fn once(&mut self, ctx: &mut Ctx<'_>, key: &str, detail: &str) {
-        if !self.reported.iter().any(|k| k == key) {
-            self.reported.push(key.to_owned());
-            ctx.dropped(LossCode::PartUnsupported, "", detail.to_owned());
-        }
-    }
-
     fn end_content(&mut self, index: u32, out: &mut Parts) {
         if let Some(i) = self.content.iter().position(|(x, _, _)| *x == index) {
             let (_, part, _) = self.content.remove(i);

@@ -6,8 +6,8 @@ use super::super::hints::TOOL_PLAN;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, StopReason, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, PartId, StreamPart, StreamStart, at, one_choice, reasoning_dropped,
-    reasoning_id_lost, starts,
+    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at, no_place,
+    reasoning_id_lost, reasoning_token_lost, start_once, summary_as_text,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -22,8 +22,6 @@ enum Open {
     Plan,
     /// A call at its index.
     Call(u32),
-    /// Left out (another choice, reasoning dropped): its deltas with it.
-    Dropped,
 }
 
 /// The v2 chat stream encoder: `message-start` first, content items, the tool plan and
@@ -32,14 +30,15 @@ enum Open {
 /// is a `message-end` with `finish_reason: ERROR` and its `error`.
 #[derive(Debug, Default)]
 pub(crate) struct Encoder {
-    started: bool,
+    /// Started, over (`message-end` written), and the parts left out (another choice,
+    /// reasoning dropped), with what belongs to them.
+    gate: Gate,
     open: Vec<(PartId, Open)>,
     next_content: u32,
     next_call: u32,
     source: Option<crate::Format>,
     usage: Option<Usage>,
     finish: Option<Option<StopReason>>,
-    ended: bool,
 }
 
 fn content_event(index: u32, fragment: w::ContentFragment) -> w::ContentEvent {
@@ -79,8 +78,12 @@ fn index_event(index: u32) -> w::IndexEvent {
 }
 
 impl Encoder {
-    fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.started = true;
+    fn start_message(
+        &mut self,
+        s: StreamStart,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
         self.source = s.format;
         ctx.report_unwritten_fields(&s.vendor, "");
         if let Some(model) = &s.model {
@@ -235,7 +238,7 @@ impl Encoder {
                 Some("tool-call-end"),
                 &w::StreamEvent::ToolCallEnd(index_event(index)),
             ),
-            Open::Plan | Open::Dropped => Ok(()),
+            Open::Plan => Ok(()),
         }
     }
 
@@ -244,14 +247,6 @@ impl Encoder {
             self.end_part(part, out)?;
         }
         Ok(())
-    }
-
-    fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
-        if one_choice(F, "message", part, choice, ctx) {
-            return true;
-        }
-        self.open.push((part, Open::Dropped));
-        false
     }
 
     /// The citations of a finish, as `citation-start` / `citation-end` pairs.
@@ -305,7 +300,7 @@ impl Encoder {
         out: &mut Events,
         ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
-        self.ended = true;
+        self.gate.finished = true;
         let usage = self.usage.take().map(|u| encode_usage(u, ctx));
         out.push(
             Some("message-end"),
@@ -359,15 +354,7 @@ impl Encoder {
                 self.end_part(part, out)
             }
             other => {
-                let what = match &other {
-                    Part::Opaque(o) => format!("a {} part", o.format),
-                    p => format!("a {} part", p.kind()),
-                };
-                ctx.dropped(
-                    LossCode::PartUnsupported,
-                    at(part),
-                    format!("{what} has no place in a cohere stream"),
-                );
+                no_place(part, &other, "a cohere stream", ctx);
                 Ok(())
             }
         }
@@ -375,38 +362,30 @@ impl Encoder {
 }
 
 impl EventEncoder for Encoder {
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn rule(&self) -> Rule {
+        Rule::one("message", self.source != Some(F))
+    }
+
+    fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.start_message(s, out, ctx)
+    }
+
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.ended {
-            return Ok(());
-        }
-        if starts(self.started, &part, |start| self.start(start, out, ctx))? {
-            return Ok(());
-        }
         match part {
             StreamPart::Start(_) => {}
-            StreamPart::TextStart { part, choice, meta } => {
-                if self.choice_ok(part, choice, ctx) {
-                    ctx.report_unwritten_fields(&meta.vendor, &at(part));
-                    part_meta(&meta, &at(part), ctx);
-                    self.open_content(part, false, out)?;
-                }
+            StreamPart::TextStart { part, meta, .. } => {
+                ctx.report_unwritten_fields(&meta.vendor, &at(part));
+                part_meta(&meta, &at(part), ctx);
+                self.open_content(part, false, out)?;
             }
             StreamPart::TextDelta { part, text } | StreamPart::ReasoningDelta { part, text } => {
                 self.text(part, text, out)?;
             }
-            StreamPart::ReasoningStart {
-                part,
-                choice,
-                id,
-                meta,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                if reasoning_dropped(part, self.source != Some(F), ctx) {
-                    self.open.push((part, Open::Dropped));
-                    return Ok(());
-                }
+            StreamPart::ReasoningStart { part, id, meta, .. } => {
                 reasoning_id_lost(id.as_deref(), part, F, ctx);
                 ctx.report_unwritten_fields(&meta.vendor, &at(part));
                 part_meta(&meta, &at(part), ctx);
@@ -417,11 +396,12 @@ impl EventEncoder for Encoder {
                 }
             }
             StreamPart::SummaryDelta { part, text, .. } => {
-                if self.kind(part).is_some_and(|k| k != Open::Dropped) {
-                    ctx.changed(
+                if self.kind(part).is_some() {
+                    summary_as_text(
+                        part,
                         LossCode::PartChanged,
-                        format!("{}/summary", at(part)),
                         "cohere has no reasoning summary: the summary is sent as thinking",
+                        ctx,
                     );
                 }
                 self.text(part, text, out)?;
@@ -431,45 +411,25 @@ impl EventEncoder for Encoder {
                 token,
                 encrypted,
             } => {
-                if self.kind(part).is_some_and(|k| k != Open::Dropped) {
-                    let (field, what) = if encrypted {
-                        ("encrypted", "encrypted reasoning")
-                    } else {
-                        ("signature", "a reasoning signature")
-                    };
-                    ctx.report_unplaced_token(
-                        Some(&token),
-                        format_args!("{}/{field}", at(part)),
-                        what,
-                    );
+                if self.kind(part).is_some() {
+                    reasoning_token_lost(&token, encrypted, true, part, ctx);
                 }
             }
             StreamPart::ToolStart {
                 part,
-                choice,
                 id,
                 name,
                 meta,
                 ..
             } => {
-                if self.choice_ok(part, choice, ctx) {
-                    part_meta(&meta, &at(part), ctx);
-                    ctx.report_unwritten_fields(&meta.vendor, &at(part));
-                    self.open_call(part, id, name, out)?;
-                }
+                part_meta(&meta, &at(part), ctx);
+                ctx.report_unwritten_fields(&meta.vendor, &at(part));
+                self.open_call(part, id, name, out)?;
             }
             StreamPart::ToolDelta { part, json } => self.args(part, json, out)?,
-            StreamPart::Whole {
-                part,
-                choice,
-                content,
-            } => {
-                if self.choice_ok(part, choice, ctx) {
-                    self.whole(part, content, out, ctx)?;
-                }
-            }
+            StreamPart::Whole { part, content, .. } => self.whole(part, content, out, ctx)?,
             StreamPart::Meta { part, meta } => {
-                if self.kind(part).is_some_and(|k| k != Open::Dropped) {
+                if self.kind(part).is_some() {
                     ctx.report_unwritten_fields(&meta.vendor, &at(part));
                     part_meta(&meta, &at(part), ctx);
                 }
@@ -477,15 +437,13 @@ impl EventEncoder for Encoder {
             StreamPart::End { part } => self.end_part(part, out)?,
             StreamPart::Usage(u) => self.usage = Some(u),
             StreamPart::Finish {
-                choice,
                 stop_reason,
                 vendor,
+                ..
             } => {
-                if choice == 0 {
-                    self.end_all(out)?;
-                    self.citations(&vendor, out, ctx)?;
-                    self.finish = Some(stop_reason);
-                }
+                self.end_all(out)?;
+                self.citations(&vendor, out, ctx)?;
+                self.finish = Some(stop_reason);
             }
             StreamPart::ResponseMeta(v) => {
                 let mut rest = v;
@@ -507,10 +465,7 @@ impl EventEncoder for Encoder {
             }
             StreamPart::Error(e) => {
                 self.end_all(out)?;
-                let message = match &e.code {
-                    Some(code) => format!("{code}: {}", e.message),
-                    None => e.message,
-                };
+                let message = e.to_string();
                 self.message_end(Some(w::FinishReason::Error), Some(message), out, ctx)?;
             }
         }
@@ -518,12 +473,7 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.ended {
-            return Ok(());
-        }
-        if !self.started {
-            self.start(StreamStart::default(), out, ctx)?;
-        }
+        start_once(self, StreamStart::default(), out, ctx)?;
         self.end_all(out)?;
         match self.finish.take() {
             Some(stop) => {
@@ -534,7 +484,7 @@ impl EventEncoder for Encoder {
             // end here either.
             None => self.message_end(
                 Some(w::FinishReason::Error),
-                Some("the source stream ended before it finished".to_owned()),
+                Some(UNFINISHED.to_owned()),
                 out,
                 ctx,
             ),

@@ -6,8 +6,8 @@ use super::super::response::{decode_response, decode_usage, stop_kind};
 use super::super::{F, keep_rest, rest};
 use crate::model::{Part, PartMeta, StopKind, StopReason, Usage, Vendor};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamError, StreamErrorKind, StreamPart, StreamStart,
-    incomplete, read,
+    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, call_start, incomplete,
+    provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -68,12 +68,9 @@ impl EventDecoder for Decoder {
             w::StreamEvent::Chunk(chunk) => self.chunk(chunk, out, ctx),
             w::StreamEvent::Error(e) => {
                 let e = e.error;
-                out.push(StreamPart::Error(StreamError {
-                    kind: StreamErrorKind::Provider,
-                    code: e.status.clone().or_else(|| e.code.map(|c| c.to_string())),
-                    message: e.message.clone().unwrap_or_default(),
-                    value: Some(wire_types::to_value(&e)),
-                }));
+                let code = e.status.clone().or_else(|| e.code.map(|c| c.to_string()));
+                let message = e.message.clone().unwrap_or_default();
+                out.push(provider_error(code, message, &e));
                 Ok(())
             }
         }
@@ -354,15 +351,8 @@ impl Cand {
             return;
         };
         let part = out.id();
-        let args = c.arguments;
-        out.push(StreamPart::ToolStart {
-            part,
-            choice: self.choice,
-            id: c.id,
-            synthetic_id: c.synthetic_id,
-            name: c.name,
-            meta: c.meta,
-        });
+        let (start, args) = call_start(part, self.choice, c);
+        out.push(start);
         if !streamed {
             out.push(StreamPart::ToolDelta {
                 part,

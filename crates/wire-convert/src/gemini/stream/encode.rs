@@ -3,7 +3,7 @@
 use super::super::F;
 use super::super::hints::{BLOCKED, EMPTY, INDEX, NO_INDEX};
 use crate::model::{Part, PartMeta, Text, Usage, Vendor};
-use crate::stream::{PartId, StreamErrorKind, StreamPart};
+use crate::stream::{PartId, StreamErrorKind, StreamPart, StreamStart};
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
 use wire_types::gemini as w;
@@ -12,7 +12,9 @@ use super::super::encode::{Calls, encode_part};
 use super::super::rebuild_from;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Arguments, Reasoning, Role, Signed, ToolCall};
-use crate::stream::{EventEncoder, Events, at};
+use crate::stream::{
+    EventEncoder, Events, Gate, Rule, at, held_arguments, merge_meta, meta_lost, started_call,
+};
 use crate::util::rfc3339_of_unix;
 
 /// An open part.
@@ -55,7 +57,8 @@ pub(crate) struct Encoder {
     finishes: Vec<w::Candidate>,
     /// A blocked prompt: the last chunk has no candidate.
     blocked: bool,
-    finished: bool,
+    /// Started, over (the last chunk or an error written).
+    gate: Gate,
 }
 
 impl Encoder {
@@ -244,11 +247,7 @@ impl Encoder {
                 mut call,
                 args,
             } => {
-                call.arguments = Arguments::Text(if args.trim().is_empty() {
-                    "{}".to_owned()
-                } else {
-                    args
-                });
+                call.arguments = Arguments::Text(held_arguments(args));
                 self.write(choice, part, Part::ToolCall(call), out, ctx)
             }
         }
@@ -321,29 +320,36 @@ fn open_choice(o: &Open) -> u32 {
     }
 }
 
-fn merge_meta(into: &mut PartMeta, from: PartMeta) {
-    into.vendor.merge(from.vendor);
-    if from.cache.is_some() {
-        into.cache = from.cache;
-    }
-    if from.signature.is_some() {
-        into.signature = from.signature;
-    }
-}
-
 impl EventEncoder for Encoder {
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    /// Gemini streams every candidate, and applies the options' reasoning rule to each
+    /// piece as the whole-body encoder does: nothing is left out here.
+    fn rule(&self) -> Rule {
+        Rule::every_choice(false)
+    }
+
+    /// What the start gives the chunks (Gemini has no start event).
+    fn start(
+        &mut self,
+        s: StreamStart,
+        _out: &mut Events,
+        _ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
+        self.source = s.format;
+        self.id = s.id;
+        self.model = s.model;
+        self.created = s.created;
+        self.vendor.merge(s.vendor);
+        Ok(())
+    }
+
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
         match part {
-            StreamPart::Start(s) => {
-                self.source = s.format;
-                self.id = s.id;
-                self.model = s.model;
-                self.created = s.created;
-                self.vendor.merge(s.vendor);
-            }
+            // A later start, read as the first was.
+            StreamPart::Start(s) => self.start(s, out, ctx)?,
             StreamPart::TextStart { part, choice, meta } => {
                 self.open.push((
                     part,
@@ -413,13 +419,7 @@ impl EventEncoder for Encoder {
                     part,
                     Open::Call {
                         choice,
-                        call: ToolCall {
-                            id,
-                            synthetic_id,
-                            name,
-                            arguments: Arguments::Text(String::new()),
-                            meta,
-                        },
+                        call: started_call(id, synthetic_id, name, meta),
                         args: String::new(),
                     },
                 ));
@@ -447,14 +447,7 @@ impl EventEncoder for Encoder {
                     *pending = Some(m);
                 }
                 Some((_, Open::Call { call, .. })) => merge_meta(&mut call.meta, meta),
-                None => {
-                    ctx.report_unwritten_fields(&meta.vendor, &at(part));
-                    ctx.report_unplaced_token(
-                        meta.signature.as_ref(),
-                        format_args!("{}/signature", at(part)),
-                        "a signature",
-                    );
-                }
+                None => meta_lost(&meta, part, ctx),
             },
             StreamPart::End { part } => self.end_part(part, out, ctx)?,
             StreamPart::Usage(u) => self.usage = Some(u),
@@ -539,17 +532,12 @@ impl EventEncoder for Encoder {
                         extra: Default::default(),
                     },
                 )?;
-                self.finished = true;
             }
         }
         Ok(())
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        self.finished = true;
         let parts: Vec<PartId> = self.open.iter().map(|(p, _)| *p).collect();
         for p in parts {
             self.end_part(p, out, ctx)?;

@@ -6,7 +6,9 @@ use super::super::hints::{ARGS_JSON, INDEX, NO_ID, OBJECT};
 use super::super::response::{decode_usage, stop_reason};
 use crate::model::{PartMeta, Vendor};
 use crate::openai_chat::stream::{CallDelta, ChoiceDelta, Core};
-use crate::stream::{Event, EventDecoder, Parts, StreamError, StreamErrorKind, StreamStart, read};
+use crate::stream::{
+    Event, EventDecoder, Parts, StreamError, StreamErrorKind, StreamStart, error_code_of, read,
+};
 use crate::{Ctx, Error};
 use serde_json::Value;
 use wire_types::TextOrParts;
@@ -33,11 +35,7 @@ impl EventDecoder for Decoder {
         match read::<w::StreamEvent>(event.data)? {
             w::StreamEvent::Chunk(chunk) => self.chunk(chunk, out, ctx),
             w::StreamEvent::Error(e) => {
-                let code = match &e.code {
-                    Some(Value::String(s)) => Some(s.clone()),
-                    Some(Value::Null) | None => e.kind.clone(),
-                    Some(other) => Some(other.to_string()),
-                };
+                let code = error_code_of(e.code.as_ref(), e.kind.as_ref());
                 let message = match &e.message {
                     Some(Value::String(s)) => s.clone(),
                     Some(other) => other.to_string(),

@@ -5,10 +5,10 @@ use super::super::hints::{ARGS_JSON, INDEX, NO_ID};
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, PartMeta, StopReason, Usage, Vendor};
 use crate::openai_chat::stream::MESSAGE;
-use crate::passes::tools::NO_TYPE;
 use crate::stream::{
-    EventEncoder, Events, PartId, StreamErrorKind, StreamPart, StreamStart, at, reasoning_dropped,
-    starts,
+    EventEncoder, Events, Gate, PartId, StreamPart, StreamStart, UNFINISHED, at, call_type,
+    error_code, held_arguments, merge_meta, meta_lost, model_or_empty, no_place, reasoning_dropped,
+    reasoning_token_lost, signature_lost, summary_as_text,
 };
 use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};
@@ -49,7 +49,6 @@ enum Open {
 /// source that ends without a finish ends with an error object instead.
 #[derive(Debug, Default)]
 pub(crate) struct Encoder {
-    started: bool,
     id: String,
     model: String,
     created: Option<u64>,
@@ -61,31 +60,16 @@ pub(crate) struct Encoder {
     roles: Vec<u32>,
     open: Vec<(PartId, u32, Open)>,
     calls: Vec<Call>,
-    dropped: Vec<PartId>,
+    /// Started, over, and the parts left out (reasoning dropped), with what belongs to
+    /// them.
+    gate: Gate,
     usage: Option<Usage>,
     /// Finish chunks waiting for the usage: (choice, reason, vendor).
     held: Vec<(u32, Option<StopReason>, Vendor)>,
-    finished: bool,
     any_finish: bool,
 }
 
 impl Encoder {
-    fn start(&mut self, s: StreamStart, ctx: &mut Ctx<'_>) {
-        self.started = true;
-        self.source = s.format;
-        self.id = s.id.unwrap_or_default();
-        self.model = s.model.unwrap_or_else(|| {
-            ctx.changed(
-                LossCode::FieldDefaulted,
-                "/model",
-                "the source names no model: written as \"\"",
-            );
-            String::new()
-        });
-        self.created = s.created;
-        self.first = ctx.vendor_fields(&s.vendor, "");
-    }
-
     /// One chunk with one choice (and its logprobs and the usage, on a finish).
     fn chunk(
         &mut self,
@@ -149,34 +133,12 @@ impl Encoder {
         self.content(index, TextOrParts::Parts(vec![chunk]), out)
     }
 
-    /// Whether reasoning is written: Mistral's own, or another's text (as the whole-body
-    /// encoder sends it), unless the options drop it.
-    fn reasoning_ok(&mut self, part: PartId, ctx: &mut Ctx<'_>) -> bool {
-        if reasoning_dropped(part, true, ctx) {
-            return false;
-        }
-        true
-    }
-
     /// Writes a call whole.
     fn call(&mut self, c: Call, ctx: &mut Ctx<'_>, out: &mut Events) -> Result<(), Error> {
-        ctx.report_unplaced_token(
-            c.meta.signature.as_ref(),
-            format_args!("{}/signature", at(c.part)),
-            "a signature",
-        );
+        signature_lost(c.meta.signature.as_ref(), c.part, ctx);
         let v = &c.meta.vendor;
         let mut fields = ctx.vendor_fields(v, &at(c.part));
-        let kind = if v.flag(F, NO_TYPE) {
-            None
-        } else {
-            Some(
-                fields
-                    .shift_remove("type")
-                    .and_then(|t| t.as_str().map(str::to_owned))
-                    .unwrap_or_else(|| "function".to_owned()),
-            )
-        };
+        let kind = call_type(v, &mut fields, F);
         let index = v
             .hint(F, INDEX)
             .and_then(Value::as_u64)
@@ -191,11 +153,7 @@ impl Encoder {
                 None => true,
             },
         );
-        let arguments = if c.arguments.trim().is_empty() {
-            "{}".to_owned()
-        } else {
-            c.arguments
-        };
+        let arguments = held_arguments(c.arguments);
         let arguments = if v.flag(F, ARGS_JSON) {
             match serde_json::from_str::<Value>(&arguments) {
                 Ok(j) => wire_types::Arguments::Json(j),
@@ -268,7 +226,9 @@ impl Encoder {
                 out,
             ),
             Part::Reasoning(r) => {
-                if self.reasoning_ok(part, ctx) {
+                // Mistral's own, or another's text (as the whole-body encoder sends it),
+                // unless the options drop it.
+                if !reasoning_dropped(part, true, ctx) {
                     if let Some(text) = r.text.filter(|t| !t.is_empty()) {
                         self.thinking(choice, text, out)?;
                     }
@@ -276,15 +236,7 @@ impl Encoder {
                 Ok(())
             }
             other => {
-                let what = match &other {
-                    Part::Opaque(o) => format!("a {} part", o.format),
-                    p => format!("a {} part", p.kind()),
-                };
-                ctx.dropped(
-                    LossCode::PartUnsupported,
-                    at(part),
-                    format!("{what} has no place in a mistral response stream"),
-                );
+                no_place(part, &other, "a mistral response stream", ctx);
                 Ok(())
             }
         }
@@ -362,25 +314,24 @@ impl Encoder {
 }
 
 impl EventEncoder for Encoder {
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.source = s.format;
+        self.id = s.id.unwrap_or_default();
+        self.model = model_or_empty(s.model, ctx);
+        self.created = s.created;
+        self.first = ctx.vendor_fields(&s.vendor, "");
+        Ok(())
+    }
+
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        if starts(self.started, &part, |start| {
-            self.start(start, ctx);
-            Ok(())
-        })? {
-            return Ok(());
-        }
         match part {
             StreamPart::Start(_) => {}
             StreamPart::TextStart { part, choice, meta } => {
-                ctx.report_unwritten_fields(&meta.vendor, &at(part));
-                ctx.report_unplaced_token(
-                    meta.signature.as_ref(),
-                    format_args!("{}/signature", at(part)),
-                    "a signature",
-                );
+                meta_lost(&meta, part, ctx);
                 self.open.push((part, choice, Open::Text));
                 if !self.roles.contains(&choice) {
                     self.text(choice, String::new(), out)?;
@@ -400,10 +351,6 @@ impl EventEncoder for Encoder {
             StreamPart::ReasoningStart {
                 part, choice, meta, ..
             } => {
-                if !self.reasoning_ok(part, ctx) {
-                    self.dropped.push(part);
-                    return Ok(());
-                }
                 ctx.report_unwritten_fields(&meta.vendor, &at(part));
                 self.open.push((part, choice, Open::Reasoning));
             }
@@ -420,10 +367,11 @@ impl EventEncoder for Encoder {
                 if let Some(&(_, choice, Open::Reasoning)) =
                     self.open.iter().find(|(p, _, _)| *p == part)
                 {
-                    ctx.changed(
+                    summary_as_text(
+                        part,
                         LossCode::PartChanged,
-                        format!("{}/summary", at(part)),
                         "mistral has no reasoning summary: the summary is sent as thinking",
+                        ctx,
                     );
                     if !text.is_empty() {
                         self.thinking(choice, text, out)?;
@@ -431,13 +379,8 @@ impl EventEncoder for Encoder {
                 }
             }
             StreamPart::Signature { part, token, .. } => {
-                if !self.dropped.contains(&part) {
-                    ctx.report_unplaced_token(
-                        Some(&token),
-                        format_args!("{}/signature", at(part)),
-                        "a reasoning signature",
-                    );
-                }
+                // An encrypted payload is reported as a signature here.
+                reasoning_token_lost(&token, false, false, part, ctx);
             }
             StreamPart::ToolStart {
                 part,
@@ -465,25 +408,11 @@ impl EventEncoder for Encoder {
                 content,
             } => self.whole(part, choice, content, ctx, out)?,
             StreamPart::Meta { part, meta } => {
-                if self.dropped.contains(&part) {
-                    return Ok(());
-                }
                 match self.calls.iter_mut().find(|c| c.part == part) {
-                    // A call's vendor data goes out with it.
-                    Some(c) => {
-                        c.meta.vendor.merge(meta.vendor);
-                        if meta.signature.is_some() {
-                            c.meta.signature = meta.signature;
-                        }
-                    }
-                    None => {
-                        ctx.report_unwritten_fields(&meta.vendor, &at(part));
-                        ctx.report_unplaced_token(
-                            meta.signature.as_ref(),
-                            format_args!("{}/signature", at(part)),
-                            "a signature",
-                        );
-                    }
+                    // A call's vendor data and signature go out with it (its cache marker
+                    // is not written).
+                    Some(c) => merge_meta(&mut c.meta, meta),
+                    None => meta_lost(&meta, part, ctx),
                 }
             }
             StreamPart::End { part } => self.end_part(part, ctx, out)?,
@@ -508,28 +437,16 @@ impl EventEncoder for Encoder {
             }
             StreamPart::ResponseMeta(v) => ctx.report_unwritten_fields(&v, ""),
             StreamPart::Error(e) => {
-                let code = match e.kind {
-                    StreamErrorKind::Incomplete => None,
-                    _ => e.code.clone(),
-                };
+                let code = error_code(&e);
                 error_event(out, e.message, code)?;
-                self.finished = true;
             }
         }
         Ok(())
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        self.finished = true;
         if !self.any_finish {
-            return error_event(
-                out,
-                "the source stream ended before it finished".to_owned(),
-                None,
-            );
+            return error_event(out, UNFINISHED.to_owned(), None);
         }
         self.flush(ctx, out)?;
         out.done();

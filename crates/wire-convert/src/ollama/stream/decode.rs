@@ -3,10 +3,10 @@
 use super::super::F;
 use super::super::hints::{DONE, NO_MESSAGE};
 use super::super::response::{decode_response, stop_of};
-use crate::model::{Message, Part, Vendor};
+use crate::model::{Message, Part, ToolCall, Vendor};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamError, StreamErrorKind, StreamPart, StreamStart,
-    incomplete, read,
+    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, call_start, held_arguments,
+    incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -40,12 +40,7 @@ impl EventDecoder for Decoder {
         let mut line = match read::<w::StreamEvent>(event.data)? {
             w::StreamEvent::Error(e) => {
                 self.close(out);
-                out.push(StreamPart::Error(StreamError {
-                    kind: StreamErrorKind::Provider,
-                    code: None,
-                    message: e.error.clone(),
-                    value: Some(wire_types::to_value(&e)),
-                }));
+                out.push(provider_error(None, e.error.clone(), &e));
                 return Ok(());
             }
             w::StreamEvent::Chunk(line) => line,
@@ -209,23 +204,11 @@ impl Decoder {
                     };
                     self.calls += 1;
                     let part = out.id();
-                    out.push(StreamPart::ToolStart {
-                        part,
-                        choice: 0,
-                        id,
-                        synthetic_id: c.synthetic_id,
-                        name: c.name,
-                        meta: c.meta,
-                    });
-                    let json = c.arguments.text();
-                    out.push(StreamPart::ToolDelta {
-                        part,
-                        json: if json.trim().is_empty() {
-                            "{}".to_owned()
-                        } else {
-                            json
-                        },
-                    });
+                    let (start, args) = call_start(part, 0, ToolCall { id, ..c });
+                    out.push(start);
+                    // Ollama sends a call whole: its arguments in one delta, `{}` when none.
+                    let json = held_arguments(args.text());
+                    out.push(StreamPart::ToolDelta { part, json });
                     out.push(StreamPart::End { part });
                 }
                 other => {

@@ -7,7 +7,9 @@ use crate::model::{
     self, Arguments, Choice, Message, Part, Role, StopReason, ToolCall, Usage, Vendor,
 };
 use crate::stream::{
-    EventEncoder, Events, PartId, StreamPart, at, one_choice, reasoning_dropped, reasoning_id_lost,
+    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at,
+    held_arguments, merge_meta, reasoning_id_lost, reasoning_token_lost, started_call,
+    summary_as_text,
 };
 use crate::{Ctx, Error, LossCode, util};
 use serde_json::Value;
@@ -20,8 +22,6 @@ enum Open {
     Reasoning,
     /// A call, held until its end: Ollama sends calls whole.
     Call(Box<ToolCall>, String),
-    /// Left out (another choice, reasoning dropped): its deltas with it.
-    Dropped,
 }
 
 /// The `/api/chat` stream encoder: a line per text or thinking delta as it comes, a line
@@ -38,12 +38,13 @@ pub(crate) struct Encoder {
     vendor: Vendor,
     /// Open parts, in the order they started.
     open: Vec<(PartId, Open)>,
+    /// Started, over (the last line, done or error, written), and the parts left out
+    /// (another choice, reasoning dropped), with what belongs to them.
+    gate: Gate,
     /// Calls that ended, waiting for the calls still open before them.
     ready: Vec<(PartId, ToolCall)>,
     usage: Option<Usage>,
     finish: Option<(Option<StopReason>, Vendor)>,
-    /// The last line was written (done or error).
-    ended: bool,
 }
 
 impl Encoder {
@@ -83,11 +84,7 @@ impl Encoder {
             return Ok(());
         };
         if let (_, Open::Call(mut call, args)) = self.open.remove(i) {
-            call.arguments = Arguments::Text(if args.trim().is_empty() {
-                "{}".to_owned()
-            } else {
-                args
-            });
+            call.arguments = Arguments::Text(held_arguments(args));
             self.ready.push((part, *call));
         }
         if !self.open.iter().any(|(_, o)| matches!(o, Open::Call(..))) {
@@ -118,14 +115,6 @@ impl Encoder {
             self.end_part(part, out, ctx)?;
         }
         self.flush(out, ctx)
-    }
-
-    fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
-        if one_choice(F, "message", part, choice, ctx) {
-            return true;
-        }
-        self.open.push((part, Open::Dropped));
-        false
     }
 
     /// The `done: true` line.
@@ -159,12 +148,12 @@ impl Encoder {
         if line.created_at.is_none() {
             line.created_at = self.created_at.clone();
         }
-        self.ended = true;
+        self.gate.finished = true;
         out.push(None, &line)
     }
 
     fn error_line(&mut self, message: String, out: &mut Events) -> Result<(), Error> {
-        self.ended = true;
+        self.gate.finished = true;
         out.push(
             None,
             &w::ErrorResponse {
@@ -176,53 +165,47 @@ impl Encoder {
 }
 
 impl EventEncoder for Encoder {
-    fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.ended {
-            return Ok(());
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn rule(&self) -> Rule {
+        Rule::one("message", self.source != Some(F))
+    }
+
+    fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.source = s.format;
+        self.model = s.model;
+        let own = s.vendor.fields_for(F).and_then(|f| f.get("created_at"));
+        self.created_at = own
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| s.created.map(util::rfc3339_of_unix));
+        if let Some(id) = &s.id {
+            ctx.dropped(
+                LossCode::FieldUnsupported,
+                "/id",
+                format!("ollama responses have no id (`{id}`)"),
+            );
         }
+        self.vendor.merge(s.vendor);
+        Ok(())
+    }
+
+    fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         match part {
-            StreamPart::Start(s) => {
-                self.source = s.format;
-                self.model = s.model;
-                let own = s.vendor.fields_for(F).and_then(|f| f.get("created_at"));
-                self.created_at = own
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-                    .or_else(|| s.created.map(util::rfc3339_of_unix));
-                if let Some(id) = &s.id {
-                    ctx.dropped(
-                        LossCode::FieldUnsupported,
-                        "/id",
-                        format!("ollama responses have no id (`{id}`)"),
-                    );
-                }
-                self.vendor.merge(s.vendor);
-            }
-            StreamPart::TextStart { part, choice, meta } => {
-                if self.choice_ok(part, choice, ctx) {
-                    part_meta(&meta, &at(part), ctx);
-                    self.open.push((part, Open::Text));
-                }
+            // A later start, read as the first was.
+            StreamPart::Start(s) => self.start(s, out, ctx)?,
+            StreamPart::TextStart { part, meta, .. } => {
+                part_meta(&meta, &at(part), ctx);
+                self.open.push((part, Open::Text));
             }
             StreamPart::TextDelta { part, text } => match self.kind(part) {
                 Some(Open::Text) => self.text_line(text, false, out)?,
                 Some(Open::Reasoning) => self.text_line(text, true, out)?,
                 _ => {}
             },
-            StreamPart::ReasoningStart {
-                part,
-                choice,
-                id,
-                meta,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                let foreign = self.source != Some(F);
-                if reasoning_dropped(part, foreign, ctx) {
-                    self.open.push((part, Open::Dropped));
-                    return Ok(());
-                }
+            StreamPart::ReasoningStart { part, id, meta, .. } => {
                 reasoning_id_lost(id.as_deref(), part, F, ctx);
                 part_meta(&meta, &at(part), ctx);
                 self.open.push((part, Open::Reasoning));
@@ -234,10 +217,11 @@ impl EventEncoder for Encoder {
             }
             StreamPart::SummaryDelta { part, text, .. } => {
                 if matches!(self.kind(part), Some(Open::Reasoning)) {
-                    ctx.changed(
+                    summary_as_text(
+                        part,
                         LossCode::PartChanged,
-                        format!("{}/summary", at(part)),
                         "ollama has no reasoning summary: the summary is sent as thinking",
+                        ctx,
                     );
                     self.text_line(text, true, out)?;
                 }
@@ -248,37 +232,20 @@ impl EventEncoder for Encoder {
                 encrypted,
             } => {
                 if matches!(self.kind(part), Some(Open::Reasoning)) {
-                    let (field, what) = if encrypted {
-                        ("encrypted", "encrypted reasoning")
-                    } else {
-                        ("signature", "a reasoning signature")
-                    };
-                    ctx.report_unplaced_token(
-                        Some(&token),
-                        format_args!("{}/{field}", at(part)),
-                        what,
-                    );
+                    reasoning_token_lost(&token, encrypted, true, part, ctx);
                 }
             }
             StreamPart::ToolStart {
                 part,
-                choice,
                 id,
                 synthetic_id,
                 name,
                 meta,
+                ..
             } => {
-                if self.choice_ok(part, choice, ctx) {
-                    let call = ToolCall {
-                        id,
-                        synthetic_id,
-                        name,
-                        arguments: Arguments::Text(String::new()),
-                        meta,
-                    };
-                    self.open
-                        .push((part, Open::Call(Box::new(call), String::new())));
-                }
+                let call = started_call(id, synthetic_id, name, meta);
+                self.open
+                    .push((part, Open::Call(Box::new(call), String::new())));
             }
             StreamPart::ToolDelta { part, json } => {
                 if let Some((_, Open::Call(_, args))) =
@@ -287,32 +254,23 @@ impl EventEncoder for Encoder {
                     args.push_str(&json);
                 }
             }
-            StreamPart::Whole {
-                part,
-                choice,
-                content,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                match content {
-                    Part::ToolCall(call) => {
-                        self.ready.push((part, call));
-                        if !self.open.iter().any(|(_, o)| matches!(o, Open::Call(..))) {
-                            self.flush(out, ctx)?;
-                        }
-                    }
-                    other => {
-                        let m = encode_part(other, &at(part), ctx);
-                        let empty = m.content.as_deref().is_none_or(str::is_empty)
-                            && m.thinking.is_none()
-                            && m.images.is_none();
-                        if !empty {
-                            self.line(m, out)?;
-                        }
+            StreamPart::Whole { part, content, .. } => match content {
+                Part::ToolCall(call) => {
+                    self.ready.push((part, call));
+                    if !self.open.iter().any(|(_, o)| matches!(o, Open::Call(..))) {
+                        self.flush(out, ctx)?;
                     }
                 }
-            }
+                other => {
+                    let m = encode_part(other, &at(part), ctx);
+                    let empty = m.content.as_deref().is_none_or(str::is_empty)
+                        && m.thinking.is_none()
+                        && m.images.is_none();
+                    if !empty {
+                        self.line(m, out)?;
+                    }
+                }
+            },
             StreamPart::Meta { part, meta } => {
                 if let Some(Open::Call(call, _)) = self
                     .open
@@ -321,13 +279,7 @@ impl EventEncoder for Encoder {
                     .map(|(_, o)| o)
                 {
                     // Written with the call.
-                    call.meta.vendor.merge(meta.vendor);
-                    if meta.signature.is_some() {
-                        call.meta.signature = meta.signature;
-                    }
-                    if meta.cache.is_some() {
-                        call.meta.cache = meta.cache;
-                    }
+                    merge_meta(&mut call.meta, meta);
                 } else if matches!(self.kind(part), Some(Open::Text | Open::Reasoning)) {
                     part_meta(&meta, &at(part), ctx);
                 }
@@ -335,33 +287,24 @@ impl EventEncoder for Encoder {
             StreamPart::End { part } => self.end_part(part, out, ctx)?,
             StreamPart::Usage(u) => self.usage = Some(u),
             StreamPart::Finish {
-                choice,
                 stop_reason,
                 vendor,
+                ..
             } => {
-                if choice == 0 {
-                    self.close_all(out, ctx)?;
-                    self.finish = Some((stop_reason, vendor));
-                }
+                self.close_all(out, ctx)?;
+                self.finish = Some((stop_reason, vendor));
             }
             StreamPart::ResponseMeta(v) => self.vendor.merge(v),
             StreamPart::Error(e) => {
                 // What is complete goes out; a call still open never ran.
                 self.flush(out, ctx)?;
-                let message = match &e.code {
-                    Some(code) => format!("{code}: {}", e.message),
-                    None => e.message,
-                };
-                self.error_line(message, out)?;
+                self.error_line(e.to_string(), out)?;
             }
         }
         Ok(())
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.ended {
-            return Ok(());
-        }
         if self.finish.is_some() {
             self.close_all(out, ctx)?;
             return self.done_line(out, ctx);
@@ -369,6 +312,6 @@ impl EventEncoder for Encoder {
         // The source ended without a finish (its decoder reports why): not a normal end
         // here either.
         self.flush(out, ctx)?;
-        self.error_line("the source stream ended before it finished".to_owned(), out)
+        self.error_line(UNFINISHED.to_owned(), out)
     }
 }

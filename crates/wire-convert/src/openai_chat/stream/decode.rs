@@ -8,7 +8,7 @@ use crate::model::{Part, PartMeta, StopReason, Text, Usage, Vendor};
 use crate::passes::tools::NO_TYPE;
 use crate::stream::{
     Event, EventDecoder, PartId, Parts, StreamError, StreamErrorKind, StreamPart, StreamStart,
-    incomplete, read,
+    error_code_of, incomplete, read,
 };
 use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};
@@ -519,11 +519,7 @@ impl EventDecoder for Decoder {
             w::StreamEvent::Chunk(chunk) => self.chunk(chunk, out, ctx),
             w::StreamEvent::Error(e) => {
                 let d = &e.error;
-                let code = match &d.code {
-                    Some(Value::String(s)) => Some(s.clone()),
-                    Some(Value::Null) | None => d.kind.clone(),
-                    Some(other) => Some(other.to_string()),
-                };
+                let code = error_code_of(d.code.as_ref(), d.kind.as_ref());
                 self.core.error(
                     StreamError {
                         kind: StreamErrorKind::Provider,

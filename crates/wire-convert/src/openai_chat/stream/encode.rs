@@ -4,11 +4,11 @@ use super::super::F;
 use super::super::hints::NO_ID;
 use super::super::response::encode_usage;
 use super::decode::message_members;
-use crate::model::{Arguments, Part, StopKind, StopReason, ToolCall, Usage, Vendor};
-use crate::passes::tools::NO_TYPE;
+use crate::model::{Part, StopKind, StopReason, ToolCall, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, PartId, StreamErrorKind, StreamPart, StreamStart, at, reasoning_dropped,
-    starts,
+    EventEncoder, Events, Gate, PartId, StreamPart, StreamStart, UNFINISHED, at, call_type,
+    error_code, meta_lost, model_or_empty, no_place, reasoning_dropped, reasoning_token_lost,
+    signature_lost, started_call,
 };
 use crate::vendor::Fields;
 use crate::{Ctx, Error, Format, LossCode};
@@ -41,7 +41,6 @@ struct Out {
 /// error object instead, so that a client does not take a cut answer for a whole one.
 #[derive(Debug, Default)]
 pub(crate) struct Encoder {
-    started: bool,
     id: String,
     model: String,
     created: u64,
@@ -55,9 +54,10 @@ pub(crate) struct Encoder {
     nulls: Vec<&'static str>,
     choices: Vec<Out>,
     open: Vec<(PartId, u32, Open)>,
-    dropped: Vec<PartId>,
+    /// Started, over, and the parts left out (reasoning dropped or another provider's),
+    /// with what belongs to them.
+    gate: Gate,
     usage: Option<Usage>,
-    finished: bool,
     /// Text chunks written from a template, per choice: the chunk of an empty text delta
     /// serialized once and split where its `""` content goes (the envelope does not change
     /// after the first chunk), so a long answer's thousands of text chunks cost a string
@@ -67,31 +67,6 @@ pub(crate) struct Encoder {
 }
 
 impl Encoder {
-    fn start(&mut self, s: StreamStart, ctx: &mut Ctx<'_>) {
-        self.started = true;
-        self.source = s.format;
-        self.id = s.id.unwrap_or_default();
-        self.model = s.model.unwrap_or_else(|| {
-            ctx.changed(
-                LossCode::FieldDefaulted,
-                "/model",
-                "the source names no model: written as \"\"",
-            );
-            String::new()
-        });
-        self.created = s.created.unwrap_or(0);
-        let mut nulls = wire_types::Extra::new();
-        ctx.mark_nulls(&mut nulls, &s.vendor, w::Chunk::FIELDS);
-        self.nulls = nulls.nulls().to_vec();
-        for (k, v) in ctx.vendor_fields(&s.vendor, "") {
-            if k == "system_fingerprint" || k == "service_tier" {
-                self.every.insert(k, v);
-            } else {
-                self.first.insert(k, v);
-            }
-        }
-    }
-
     fn out(&mut self, index: u32) -> &mut Out {
         let i = match self.choices.iter().position(|c| c.index == index) {
             Some(i) => i,
@@ -265,23 +240,12 @@ impl Encoder {
         let index = o.calls;
         o.calls += 1;
         self.open.push((part, choice, Open::Tool(index)));
-        ctx.report_unplaced_token(
-            meta.signature.as_ref(),
-            format_args!("{}/signature", at(part)),
-            "a signature",
-        );
+        signature_lost(meta.signature.as_ref(), part, ctx);
         let v = &meta.vendor;
         let mut fields = ctx.vendor_fields(v, &at(part));
-        let kind = if v.flag(F, NO_TYPE) {
-            None
-        } else {
-            Some(
-                fields
-                    .shift_remove("type")
-                    .and_then(|t| t.as_str().map(w::ToolCallType::from))
-                    .unwrap_or(w::ToolCallType::Function),
-            )
-        };
+        let kind = call_type(v, &mut fields, F)
+            .as_deref()
+            .map(w::ToolCallType::from);
         let id = (!v.flag(F, NO_ID)).then_some(id);
         let extra_content = fields.take_as("extra_content");
         // Members of a whole body's call that a fragment has no place for.
@@ -333,20 +297,18 @@ impl Encoder {
             .map(|(_, c, k)| (*c, *k))
     }
 
-    /// Whether reasoning is written: only this format's own, unless the options drop it.
-    fn reasoning_ok(&mut self, part: PartId, ctx: &mut Ctx<'_>) -> bool {
-        if reasoning_dropped(part, true, ctx) {
-            return false;
-        }
+    /// Whether reasoning is another provider's, which is not written (a loss): only this
+    /// format's own is.
+    fn foreign_reasoning(&self, part: PartId, ctx: &mut Ctx<'_>) -> bool {
         if self.source != Some(F) {
             ctx.dropped(
                 LossCode::ReasoningDropped,
                 at(part),
                 "openai-chat streams have no field for another provider's reasoning",
             );
-            return false;
+            return true;
         }
-        true
+        false
     }
 
     fn whole(
@@ -378,7 +340,7 @@ impl Encoder {
                 Ok(())
             }
             Part::Reasoning(r) => {
-                if self.reasoning_ok(part, ctx) {
+                if !reasoning_dropped(part, true, ctx) && !self.foreign_reasoning(part, ctx) {
                     if let Some(text) = r.text {
                         self.reasoning_delta(choice, text, out)?;
                     }
@@ -386,15 +348,7 @@ impl Encoder {
                 Ok(())
             }
             other => {
-                let what = match &other {
-                    Part::Opaque(o) => format!("a {} part", o.format),
-                    p => format!("a {} part", p.kind()),
-                };
-                ctx.dropped(
-                    LossCode::PartUnsupported,
-                    at(part),
-                    format!("{what} has no place in an openai-chat response stream"),
-                );
+                no_place(part, &other, "an openai-chat response stream", ctx);
                 Ok(())
             }
         }
@@ -468,25 +422,33 @@ fn finish_reason(r: &StopReason, ctx: &mut Ctx<'_>) -> w::FinishReason {
 }
 
 impl EventEncoder for Encoder {
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.source = s.format;
+        self.id = s.id.unwrap_or_default();
+        self.model = model_or_empty(s.model, ctx);
+        self.created = s.created.unwrap_or(0);
+        let mut nulls = wire_types::Extra::new();
+        ctx.mark_nulls(&mut nulls, &s.vendor, w::Chunk::FIELDS);
+        self.nulls = nulls.nulls().to_vec();
+        for (k, v) in ctx.vendor_fields(&s.vendor, "") {
+            if k == "system_fingerprint" || k == "service_tier" {
+                self.every.insert(k, v);
+            } else {
+                self.first.insert(k, v);
+            }
+        }
+        Ok(())
+    }
+
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        if starts(self.started, &part, |start| {
-            self.start(start, ctx);
-            Ok(())
-        })? {
-            return Ok(());
-        }
         match part {
             StreamPart::Start(_) => {}
             StreamPart::TextStart { part, choice, meta } => {
-                ctx.report_unwritten_fields(&meta.vendor, &at(part));
-                ctx.report_unplaced_token(
-                    meta.signature.as_ref(),
-                    format_args!("{}/signature", at(part)),
-                    "a signature",
-                );
+                meta_lost(&meta, part, ctx);
                 self.open.push((part, choice, Open::Text));
                 // An empty text opens the part (with the role on a choice's first chunk, as
                 // OpenAI's first chunk): a text that stays empty is still there.
@@ -504,8 +466,8 @@ impl EventEncoder for Encoder {
             StreamPart::ReasoningStart {
                 part, choice, meta, ..
             } => {
-                if !self.reasoning_ok(part, ctx) {
-                    self.dropped.push(part);
+                if self.foreign_reasoning(part, ctx) {
+                    self.gate.dropped.drop(part);
                     return Ok(());
                 }
                 ctx.report_unwritten_fields(&meta.vendor, &at(part));
@@ -523,14 +485,8 @@ impl EventEncoder for Encoder {
                 }
             }
             StreamPart::Signature { part, token, .. } => {
-                if self.dropped.contains(&part) {
-                    return Ok(());
-                }
-                ctx.report_unplaced_token(
-                    Some(&token),
-                    format_args!("{}/signature", at(part)),
-                    "a reasoning signature",
-                );
+                // An encrypted payload is reported as a signature here.
+                reasoning_token_lost(&token, false, false, part, ctx);
             }
             StreamPart::ToolStart {
                 part,
@@ -540,13 +496,7 @@ impl EventEncoder for Encoder {
                 name,
                 meta,
             } => {
-                let call = ToolCall {
-                    id,
-                    synthetic_id,
-                    name,
-                    arguments: Arguments::Text(String::new()),
-                    meta,
-                };
+                let call = started_call(id, synthetic_id, name, meta);
                 self.tool_start(part, choice, call, ctx, out)?;
             }
             StreamPart::ToolDelta { part, json } => {
@@ -560,9 +510,6 @@ impl EventEncoder for Encoder {
                 content,
             } => self.whole(part, choice, content, ctx, out)?,
             StreamPart::Meta { part, meta } => {
-                if self.dropped.contains(&part) {
-                    return Ok(());
-                }
                 match self.kind(part) {
                     Some((choice, Open::Tool(index)))
                         if meta.vendor.format == Some(F)
@@ -580,11 +527,7 @@ impl EventEncoder for Encoder {
                     }
                     _ => ctx.report_unwritten_fields(&meta.vendor, &at(part)),
                 }
-                ctx.report_unplaced_token(
-                    meta.signature.as_ref(),
-                    format_args!("{}/signature", at(part)),
-                    "a signature",
-                );
+                signature_lost(meta.signature.as_ref(), part, ctx);
             }
             StreamPart::End { part } => self.open.retain(|(p, _, _)| *p != part),
             StreamPart::Usage(u) => self.usage = Some(u),
@@ -595,30 +538,18 @@ impl EventEncoder for Encoder {
             } => self.finish(choice, stop_reason, vendor, ctx, out)?,
             StreamPart::ResponseMeta(v) => ctx.report_unwritten_fields(&v, ""),
             StreamPart::Error(e) => {
-                let code = match e.kind {
-                    StreamErrorKind::Incomplete => None,
-                    _ => e.code.clone(),
-                };
+                let code = error_code(&e);
                 error_event(out, e.message, code)?;
-                self.finished = true;
             }
         }
         Ok(())
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        self.finished = true;
         if !self.choices.iter().any(|c| c.finished) {
             // The source ended without a finish (its decoder reports why): not a normal
             // end here either.
-            return error_event(
-                out,
-                "the source stream ended before it finished".to_owned(),
-                None,
-            );
+            return error_event(out, UNFINISHED.to_owned(), None);
         }
         if let Some(u) = self.usage.take() {
             let usage = encode_usage(u, ctx);

@@ -6,8 +6,8 @@ use super::super::response::{decode_head, output_item};
 use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role, Text};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamError, StreamErrorKind, StreamPart, StreamStart,
-    incomplete, read,
+    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, call_start, error_code_of,
+    event_type, incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -78,7 +78,7 @@ pub(crate) struct Decoder {
     /// Events came after the terminal event (reported once).
     after: bool,
     /// Event types reported as having no neutral part (each once).
-    unknown: Vec<String>,
+    unknown: Once,
 }
 
 impl EventDecoder for Decoder {
@@ -199,23 +199,13 @@ impl EventDecoder for Decoder {
                 self.reasoning_text(e.output_index, e.content_index, e.text, out, false);
             }
             w::StreamEvent::Error(e) => {
-                let code = e
-                    .code
-                    .as_ref()
-                    .or(e.error.as_ref().and_then(|d| d.code.as_ref()))
-                    .and_then(|c| match c {
-                        Value::String(s) => Some(s.clone()),
-                        Value::Null => None,
-                        other => Some(other.to_string()),
-                    })
-                    .or_else(|| e.error.as_ref().and_then(|d| d.kind.clone()));
+                let d = e.error.as_ref();
+                let code = error_code_of(
+                    e.code.as_ref().or(d.and_then(|d| d.code.as_ref())),
+                    d.and_then(|d| d.kind.as_ref()),
+                );
                 let message = e.message().unwrap_or_default().to_owned();
-                out.push(StreamPart::Error(StreamError {
-                    kind: StreamErrorKind::Provider,
-                    code,
-                    message,
-                    value: Some(wire_types::to_value(&e)),
-                }));
+                out.push(provider_error(code, message, &e));
             }
             w::StreamEvent::Keepalive(_) | w::StreamEvent::Ping(_) => {}
             // Progress of hosted-tool items, and their inputs as they stream: the item
@@ -255,20 +245,9 @@ impl EventDecoder for Decoder {
             | w::StreamEvent::CompactionCompacting(_) => {}
             other => {
                 // Audio, and events this decoder does not know (new, or typed later).
-                let v = wire_types::to_value(&other);
-                let kind = v
-                    .get("type")
-                    .and_then(Value::as_str)
-                    .unwrap_or("?")
-                    .to_owned();
-                if !self.unknown.contains(&kind) {
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        "",
-                        format!("a {F} stream event `{kind}` has no neutral part"),
-                    );
-                    self.unknown.push(kind);
-                }
+                let stream = format!("a {F}");
+                self.unknown
+                    .unknown_event(&stream, &event_type(&other), ctx);
             }
         }
         Ok(())
@@ -824,15 +803,9 @@ fn emit_part(part: Part, out: &mut Parts) -> (PartId, PartMeta) {
             out.push(StreamPart::End { part: id });
         }
         Part::ToolCall(c) => {
-            let json = c.arguments.text();
-            out.push(StreamPart::ToolStart {
-                part: id,
-                choice: 0,
-                id: c.id,
-                synthetic_id: c.synthetic_id,
-                name: c.name,
-                meta: c.meta,
-            });
+            let (start, args) = call_start(id, 0, c);
+            let json = args.text();
+            out.push(start);
             if !json.is_empty() {
                 out.push(StreamPart::ToolDelta { part: id, json });
             }

@@ -5,8 +5,8 @@ use super::super::hints::MSG;
 use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role};
 use crate::stream::{
-    Accumulator, EventEncoder, Events, PartId, StreamError, StreamErrorKind, StreamPart,
-    StreamStart, at, one_choice, reasoning_dropped, starts,
+    Accumulator, EventEncoder, Events, Gate, PartId, Rule, StreamError, StreamErrorKind,
+    StreamPart, StreamStart, UNFINISHED, at, start_once,
 };
 use crate::{Ctx, Error};
 use serde_json::{Map, Value, json};
@@ -68,37 +68,43 @@ pub(crate) struct Encoder {
     /// written from.
     acc: Accumulator,
     seq: u64,
-    started: bool,
-    finished: bool,
+    /// Started, over (the terminal event written), and the parts not written (another
+    /// choice, reasoning dropped), with what belongs to them.
+    gate: Gate,
     items: Vec<OutItem>,
     placed: Vec<Placed>,
     /// The message item that text parts join (an index into `items`).
     joinable: Option<usize>,
-    /// Parts not written (another choice, reasoning dropped).
-    dropped: Vec<PartId>,
     /// Parts of choice 0 opened so far.
     opened: usize,
 }
 
 impl EventEncoder for Encoder {
+    fn gate(&mut self) -> &mut Gate {
+        &mut self.gate
+    }
+
+    fn rule(&self) -> Rule {
+        Rule::one("output", self.acc.response().source != Some(F))
+    }
+
+    fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.start_response(s, out, ctx)
+    }
+
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        if starts(self.started, &part, |start| self.start(start, out, ctx))? {
-            return Ok(());
-        }
-        if let Some(p) = part_of(&part) {
-            if self.dropped.contains(&p) {
-                return Ok(());
-            }
+        if matches!(
+            part,
+            StreamPart::TextStart { .. }
+                | StreamPart::ReasoningStart { .. }
+                | StreamPart::ToolStart { .. }
+                | StreamPart::Whole { .. }
+        ) {
+            self.opened += 1;
         }
         match part {
             StreamPart::Start(_) => Ok(()),
             StreamPart::TextStart { part, choice, meta } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
                 let new_item = meta.vendor.format == Some(F) && meta.vendor.hint(F, MSG).is_some();
                 let item_id = own_field(&meta, &format!("{MSG_FIELD}id"));
                 self.acc.push(StreamPart::TextStart { part, choice, meta });
@@ -122,29 +128,9 @@ impl EventEncoder for Encoder {
                     _ => Ok(()),
                 }
             }
-            StreamPart::ReasoningStart {
-                part,
-                choice,
-                id,
-                meta,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                let foreign = self.acc.response().source != Some(F);
-                if reasoning_dropped(part, foreign, ctx) {
-                    // Not added up either: it takes no place in the message.
-                    self.opened -= 1;
-                    self.dropped.push(part);
-                    return Ok(());
-                }
+            p @ StreamPart::ReasoningStart { part, .. } => {
                 self.release(out, ctx)?;
-                self.acc.push(StreamPart::ReasoningStart {
-                    part,
-                    choice,
-                    id,
-                    meta,
-                });
+                self.acc.push(p);
                 self.place_new(part, None, 0, Kind::Reasoning);
                 Ok(())
             }
@@ -169,31 +155,18 @@ impl EventEncoder for Encoder {
                 self.acc.push(p);
                 Ok(())
             }
-            StreamPart::ToolStart {
-                part,
-                choice,
-                id,
-                synthetic_id,
-                name,
-                meta,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
+            p @ StreamPart::ToolStart { part, .. } => {
                 self.release(out, ctx)?;
+                self.acc.push(p);
                 let index = self.items.len();
-                let own = own_field(&meta, "id");
+                // The call as the parts add it up: its start (no arguments yet).
+                let Some(Part::ToolCall(c)) = self.accumulated_at(self.opened - 1) else {
+                    return Ok(());
+                };
+                let own = own_field(&c.meta, "id");
                 let mine = own.is_some();
                 let item_id = own.unwrap_or_else(|| format!("fc_{index}"));
-                let added = json!({"type": "function_call", "id": item_id, "call_id": id, "name": name, "arguments": "", "status": "in_progress"});
-                self.acc.push(StreamPart::ToolStart {
-                    part,
-                    choice,
-                    id,
-                    synthetic_id,
-                    name,
-                    meta,
-                });
+                let added = json!({"type": "function_call", "id": item_id, "call_id": c.id, "name": c.name, "arguments": "", "status": "in_progress"});
                 self.open_item(item_id, mine, Kind::Call, added, out)?;
                 self.place_new(part, Some(index), 0, Kind::Call);
                 Ok(())
@@ -213,16 +186,7 @@ impl EventEncoder for Encoder {
                     json!({"item_id": item, "output_index": index, "delta": json}),
                 )
             }
-            StreamPart::Whole {
-                part,
-                choice,
-                content,
-            } => {
-                if !self.choice_ok(part, choice, ctx) {
-                    return Ok(());
-                }
-                self.whole(part, content, out, ctx)
-            }
+            StreamPart::Whole { part, content, .. } => self.whole(part, content, out, ctx),
             StreamPart::Meta { part, meta } => {
                 self.acc.push(StreamPart::Meta { part, meta });
                 if let Some(item) = self.placed(part).and_then(|p| p.item) {
@@ -238,9 +202,6 @@ impl EventEncoder for Encoder {
                 stop_reason,
                 vendor,
             } => {
-                if choice != 0 {
-                    return Ok(());
-                }
                 self.acc.push(StreamPart::Finish {
                     choice,
                     stop_reason,
@@ -256,36 +217,17 @@ impl EventEncoder for Encoder {
     }
 
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if self.finished {
-            return Ok(());
-        }
-        if !self.started {
-            self.start(StreamStart::default(), out, ctx)?;
-        }
+        start_once(self, StreamStart::default(), out, ctx)?;
         // The source ended without a finish (its decoder reports why): not a normal end
         // here either.
         let e = StreamError {
             kind: StreamErrorKind::Incomplete,
             code: None,
-            message: "the source stream ended before it finished".to_owned(),
+            message: UNFINISHED.to_owned(),
             value: None,
         };
         self.acc.push(StreamPart::Error(e.clone()));
         self.terminal(Some(e), out, ctx)
-    }
-}
-
-/// The part a stream part is about, if any.
-fn part_of(part: &StreamPart) -> Option<PartId> {
-    match part {
-        StreamPart::TextDelta { part, .. }
-        | StreamPart::ReasoningDelta { part, .. }
-        | StreamPart::SummaryDelta { part, .. }
-        | StreamPart::Signature { part, .. }
-        | StreamPart::ToolDelta { part, .. }
-        | StreamPart::Meta { part, .. }
-        | StreamPart::End { part } => Some(*part),
-        _ => None,
     }
 }
 
@@ -314,13 +256,12 @@ impl Encoder {
         out.push(Some(name), &Value::Object(event))
     }
 
-    fn start(
+    fn start_response(
         &mut self,
         start: StreamStart,
         out: &mut Events,
         ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
-        self.started = true;
         let head = crate::model::Response {
             id: start.id.clone(),
             model: start.model.clone(),
@@ -338,15 +279,6 @@ impl Encoder {
         let value = wire_types::to_value(&response);
         self.emit(out, "response.created", json!({"response": value}))?;
         self.emit(out, "response.in_progress", json!({"response": value}))
-    }
-
-    fn choice_ok(&mut self, part: PartId, choice: u32, ctx: &mut Ctx<'_>) -> bool {
-        if one_choice(F, "output", part, choice, ctx) {
-            self.opened += 1;
-            return true;
-        }
-        self.dropped.push(part);
-        false
     }
 
     fn placed(&self, part: PartId) -> Option<&Placed> {
@@ -474,13 +406,7 @@ impl Encoder {
             return Ok(p.item);
         }
         let index = self.items.len();
-        let own = match self
-            .acc
-            .response()
-            .choices
-            .first()
-            .and_then(|c| c.message.content.get(p.pos))
-        {
+        let own = match self.accumulated_at(p.pos) {
             Some(Part::Reasoning(r)) if r.source == Some(F) => r.id.clone(),
             _ => None,
         };
@@ -563,7 +489,11 @@ impl Encoder {
 
     /// The accumulated part `part`.
     fn accumulated(&self, part: PartId) -> Option<&Part> {
-        let pos = self.placed(part)?.pos;
+        self.accumulated_at(self.placed(part)?.pos)
+    }
+
+    /// The accumulated part at `pos` in the message's content.
+    fn accumulated_at(&self, pos: usize) -> Option<&Part> {
         self.acc
             .response()
             .choices
@@ -900,7 +830,7 @@ impl Encoder {
                 .collect(),
         );
         wire.output = output;
-        self.finished = true;
+        self.gate.finished = true;
         let name = match (&error, &wire.status) {
             (Some(e), _) => {
                 let code = e.code.clone().unwrap_or_else(|| match e.kind {
