@@ -326,6 +326,40 @@ const PAIRS: &str = "0001020304050607080910111213141516171819\
                      6061626364656667686970717273747576777879\
                      8081828384858687888990919293949596979899";
 
+/// The pointers `{parent}/{key}/{index}` of the items of one list (a message's parts),
+/// in one buffer whose `{parent}/{key}/` is written once: [`ItemPaths::at`] only
+/// rewrites the index.
+pub(crate) struct ItemPaths {
+    buf: String,
+    prefix: usize,
+}
+
+impl ItemPaths {
+    /// The pointers of the items under `{parent}/{key}`, built in `buf` (its text
+    /// replaced; a buffer from [`Ctx::buf`], say).
+    pub(crate) fn new(mut buf: String, parent: &str, key: &str) -> ItemPaths {
+        buf.clear();
+        buf.push_str(parent);
+        buf.push('/');
+        buf.push_str(key);
+        buf.push('/');
+        let prefix = buf.len();
+        ItemPaths { buf, prefix }
+    }
+
+    /// The pointer of item `index`.
+    pub(crate) fn at(&mut self, index: usize) -> &str {
+        self.buf.truncate(self.prefix);
+        push_index(&mut self.buf, index);
+        &self.buf
+    }
+
+    /// The buffer, for reuse.
+    pub(crate) fn into_buf(self) -> String {
+        self.buf
+    }
+}
+
 /// Appends `index` in decimal, without the formatting machinery (which costs several
 /// times as much for the short numbers of pointers): two digits at a time, from a table
 /// of text, so nothing is checked for UTF-8 on the way.
@@ -812,6 +846,18 @@ mod tests {
             let want = b.is_ascii_alphanumeric() || b"_-.:".contains(&b);
             assert_eq!(set.has(b), want, "{b}");
         }
+    }
+
+    #[test]
+    fn item_paths_are_what_set_path_writes() {
+        let mut paths = ItemPaths::new(String::from("left over"), "/messages/12", "content");
+        let mut want = String::new();
+        for j in [0, 7, 10, 3, 123, 1] {
+            set_path(&mut want, "/messages/12", "content", j);
+            assert_eq!(paths.at(j), want);
+        }
+        let mut paths = ItemPaths::new(paths.into_buf(), "", "messages");
+        assert_eq!(paths.at(4), "/messages/4");
     }
 
     #[test]

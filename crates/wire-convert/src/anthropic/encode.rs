@@ -12,7 +12,7 @@ use crate::model::{
     self, Media, Message, Part, PartMeta, Reasoning, Role, Source, Text, ToolCall, ToolResult,
 };
 use crate::passes::{self, thinking};
-use crate::util::{self, drop_cache, opaque_elsewhere, set_path};
+use crate::util::{self, ItemPaths, drop_cache, opaque_elsewhere};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use std::collections::HashSet;
@@ -159,24 +159,24 @@ fn encode_messages(
     let mut top: Vec<(String, Message)> = Vec::new();
     let mut turns: Vec<TurnOut> = Vec::with_capacity(messages.len());
     let mut leading = true;
-    let mut at = String::new();
+    let mut paths = ItemPaths::new(String::new(), "", "messages");
     for (i, m) in messages.into_iter().enumerate() {
-        set_path(&mut at, "", "messages", i);
+        let at = paths.at(i);
         if m.role.is_system() && !m.vendor.flag(F, hints::INLINE) {
             if !leading {
                 ctx.moved(
                     LossCode::SystemMoved,
-                    at.clone(),
+                    at.to_owned(),
                     "anthropic takes instructions in the top-level `system` only: this mid-conversation system message is appended there",
                 );
             }
-            top.push((at.clone(), m));
+            top.push((at.to_owned(), m));
             continue;
         }
         if !m.role.is_system() {
             leading = false;
         }
-        push_turn(&mut turns, m, (i, &at), known, ctx);
+        push_turn(&mut turns, m, (i, at), known, ctx);
     }
     let system = encode_system(top, ctx);
     let messages = turns
@@ -204,13 +204,11 @@ fn encode_system(
     for (at, m) in top {
         parts_hint |= m.vendor.flag(F, hints::PARTS);
         ctx.report_foreign_fields(&m.vendor, &at);
-        let mut pat_buf = ctx.buf();
+        let mut pat = ItemPaths::new(ctx.buf(), &at, "content");
         for (j, p) in m.content.into_iter().enumerate() {
-            set_path(&mut pat_buf, &at, "content", j);
-            let pat = pat_buf.as_str();
-            encode_part(p, pat, Place::System, &Known::default(), &mut blocks, ctx);
+            encode_part(p, pat.at(j), Place::System, &Known::default(), &mut blocks, ctx);
         }
-        ctx.give_back(pat_buf);
+        ctx.give_back(pat.into_buf());
     }
     if string {
         if let Some(text) = plain_text(&mut blocks) {
@@ -272,12 +270,11 @@ fn push_turn(
         ..
     } = m;
     let mut blocks = Vec::with_capacity(content.len());
-    let mut pat = ctx.buf();
+    let mut pat = ItemPaths::new(ctx.buf(), at, "content");
     for (j, p) in content.into_iter().enumerate() {
-        set_path(&mut pat, at, "content", j);
-        encode_part(p, &pat, place, known, &mut blocks, ctx);
+        encode_part(p, pat.at(j), place, known, &mut blocks, ctx);
     }
-    ctx.give_back(pat);
+    ctx.give_back(pat.into_buf());
 
     let merge = kind != Turn::System && !separate;
     if let Some(prev) = turns.last_mut().filter(|t| merge && t.kind == kind) {
@@ -702,12 +699,11 @@ fn encode_result(r: ToolResult, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w
     let string =
         !parts_hint && content.len() == 1 && matches!(content.first(), Some(Part::Text(_)));
     let mut blocks = Vec::with_capacity(content.len());
-    let mut pat = ctx.buf();
+    let mut pat = ItemPaths::new(ctx.buf(), at, "content");
     for (k, p) in content.into_iter().enumerate() {
-        set_path(&mut pat, at, "content", k);
-        encode_part(p, &pat, Place::Nested, &Known::default(), &mut blocks, ctx);
+        encode_part(p, pat.at(k), Place::Nested, &Known::default(), &mut blocks, ctx);
     }
-    ctx.give_back(pat);
+    ctx.give_back(pat.into_buf());
     let text = if string {
         plain_text(&mut blocks)
     } else {

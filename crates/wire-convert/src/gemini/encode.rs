@@ -12,7 +12,7 @@ use crate::model::{
     self, Media, Message, Part, PartMeta, Reasoning, Role, Source, Text, ToolCall, ToolResult,
 };
 use crate::passes;
-use crate::util::{drop_cache, opaque_elsewhere, set_path};
+use crate::util::{ItemPaths, drop_cache, opaque_elsewhere};
 use crate::{Ctx, Error, LossCode};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -118,20 +118,21 @@ fn encode_messages(
     let mut contents: Vec<w::Content> = Vec::with_capacity(messages.len());
     let mut building: Option<Building> = None;
     let mut leading = true;
-    let (mut at, mut pat) = (String::new(), String::new());
+    let mut paths = ItemPaths::new(String::new(), "", "messages");
+    let mut pat = String::new();
 
     for (i, m) in messages.into_iter().enumerate() {
-        set_path(&mut at, "", "messages", i);
+        let at = paths.at(i);
         if m.role.is_system() {
             if !leading {
                 ctx.moved(
                     LossCode::SystemMoved,
-                    at.clone(),
+                    at.to_owned(),
                     "gemini has no system role: this system message is moved to systemInstruction",
                 );
             }
             if system.is_none() {
-                let mut c: w::Content = rebuild_from(&m.vendor, &at, &[], ctx);
+                let mut c: w::Content = rebuild_from(&m.vendor, at, &[], ctx);
                 c.role = m
                     .vendor
                     .hint(F, SYSTEM_ROLE)
@@ -140,28 +141,30 @@ fn encode_messages(
                 system = Some(c);
             } else {
                 // Written into the first one's content, whose object it takes.
-                ctx.report_foreign_fields(&m.vendor, &at);
+                ctx.report_foreign_fields(&m.vendor, at);
             }
+            let mut paths = ItemPaths::new(std::mem::take(&mut pat), at, "content");
             for (j, p) in m.content.into_iter().enumerate() {
-                set_path(&mut pat, &at, "content", j);
-                if let Some(part) = encode_part(p, m.role, &pat, calls, ctx) {
+                if let Some(part) = encode_part(p, m.role, paths.at(j), calls, ctx) {
                     system_parts.push(part);
                 }
             }
+            pat = paths.into_buf();
             continue;
         }
         leading = false;
         let model = m.role == Role::Assistant;
-        let mut fields = ctx.vendor_fields(&m.vendor, &at);
+        let mut fields = ctx.vendor_fields(&m.vendor, at);
         let mut parts = Vec::with_capacity(m.content.len());
         let mut signed = false;
+        let mut paths = ItemPaths::new(std::mem::take(&mut pat), at, "content");
         for (j, p) in m.content.into_iter().enumerate() {
-            set_path(&mut pat, &at, "content", j);
-            if let Some(part) = encode_part(p, m.role, &pat, calls, ctx) {
+            if let Some(part) = encode_part(p, m.role, paths.at(j), calls, ctx) {
                 signed |= part.thought_signature.is_some();
                 parts.push(part);
             }
         }
+        pat = paths.into_buf();
         if parts.is_empty() {
             // Nothing to send (every part was dropped, with a loss): Gemini rejects empty
             // contents.
@@ -176,7 +179,7 @@ fn encode_messages(
                     if !normal {
                         ctx.changed(
                             LossCode::TurnsChanged,
-                            at.clone(),
+                            at.to_owned(),
                             format!(
                                 "merged into the previous `{}` content: gemini needs user and model turns to alternate",
                                 if model { "model" } else { "user" }
@@ -625,25 +628,25 @@ fn encode_result(r: ToolResult, at: &str, calls: &Calls, ctx: &mut Ctx<'_>) -> w
     };
     let mut items = Vec::new();
     let mut media = Vec::new();
-    let mut pat = ctx.buf();
+    let mut paths = ItemPaths::new(ctx.buf(), at, "content");
     for (k, p) in content.into_iter().enumerate() {
-        set_path(&mut pat, at, "content", k);
+        let pat = paths.at(k);
         match p {
             Part::Text(t) | Part::Refusal(t) => {
-                drop_cache(ctx, &t.meta, &pat);
-                report_unplaced_signature(&t.meta, &pat, ctx);
-                ctx.report_foreign_fields(&t.meta.vendor, &pat);
+                drop_cache(ctx, &t.meta, pat);
+                report_unplaced_signature(&t.meta, pat, ctx);
+                ctx.report_foreign_fields(&t.meta.vendor, pat);
                 items.push(Item::Text(t.text));
             }
             Part::Json(j) => {
-                drop_cache(ctx, &j.meta, &pat);
-                ctx.report_foreign_fields(&j.meta.vendor, &pat);
+                drop_cache(ctx, &j.meta, pat);
+                ctx.report_foreign_fields(&j.meta.vendor, pat);
                 let output = j.meta.vendor.flag(F, OUTPUT);
                 items.push(Item::Json(j.value, output));
             }
-            Part::Image(m) => media_in_result(m, "image", &pat, &mut items, &mut media, ctx),
-            Part::Audio(m) => media_in_result(m, "audio", &pat, &mut items, &mut media, ctx),
-            Part::Document(m) => media_in_result(m, "document", &pat, &mut items, &mut media, ctx),
+            Part::Image(m) => media_in_result(m, "image", pat, &mut items, &mut media, ctx),
+            Part::Audio(m) => media_in_result(m, "audio", pat, &mut items, &mut media, ctx),
+            Part::Document(m) => media_in_result(m, "document", pat, &mut items, &mut media, ctx),
             Part::Opaque(o) if o.format == F => {
                 match serde_json::from_value::<w::FunctionResponsePart>(o.value.clone()) {
                     Ok(rp) => media.push(rp),
@@ -651,13 +654,13 @@ fn encode_result(r: ToolResult, at: &str, calls: &Calls, ctx: &mut Ctx<'_>) -> w
                 }
             }
             Part::Opaque(o) => {
-                if let Some(Part::Text(t)) = opaque_elsewhere(ctx, &o, &pat) {
+                if let Some(Part::Text(t)) = opaque_elsewhere(ctx, &o, pat) {
                     items.push(Item::Text(t.text));
                 }
             }
             other => ctx.dropped(
                 LossCode::PartUnsupported,
-                pat.clone(),
+                pat.to_owned(),
                 format!(
                     "a {} part has no place in a gemini function response",
                     other.kind()
@@ -665,7 +668,7 @@ fn encode_result(r: ToolResult, at: &str, calls: &Calls, ctx: &mut Ctx<'_>) -> w
             ),
         }
     }
-    ctx.give_back(pat);
+    ctx.give_back(paths.into_buf());
     fr.id = id;
     fr.name = name;
     fr.response = match response {

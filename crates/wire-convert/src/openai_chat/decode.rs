@@ -33,12 +33,11 @@ pub(crate) fn decode_request(
     let mut v = Vendor::from_extra(F, &req.extra, &[]);
 
     // Messages: consecutive tool messages become one neutral tool message.
-    let mut at = String::new();
+    let mut paths = util::ItemPaths::new(String::new(), "", "messages");
     // At most one neutral message per wire message (tool messages merge).
     out.messages.reserve(req.messages.len());
     for (i, m) in std::mem::take(&mut req.messages).into_iter().enumerate() {
-        util::set_path(&mut at, "", "messages", i);
-        let at = at.as_str();
+        let at = paths.at(i);
         match m {
             w::Message::System(s) => push_system(&mut out.messages, Role::System, s, at, ctx),
             w::Message::Developer(s) => push_system(&mut out.messages, Role::Developer, s, at, ctx),
