@@ -463,6 +463,10 @@ pub(crate) trait Fields {
 
 impl Fields for Map<String, Value> {
     fn take_as<T: DeserializeOwned>(&mut self, key: &str) -> Option<T> {
+        if self.is_empty() {
+            // Most objects kept no field: no hashing of `key` to find that out.
+            return None;
+        }
         let value = self.shift_remove(key)?;
         match T::deserialize(&value) {
             Ok(t) => Some(t),

@@ -206,7 +206,14 @@ fn encode_system(
         ctx.report_foreign_fields(&m.vendor, &at);
         let mut pat = ItemPaths::new(ctx.buf(), &at, "content");
         for (j, p) in m.content.into_iter().enumerate() {
-            encode_part(p, pat.at(j), Place::System, &Known::default(), &mut blocks, ctx);
+            encode_part(
+                p,
+                pat.at(j),
+                Place::System,
+                &Known::default(),
+                &mut blocks,
+                ctx,
+            );
         }
         ctx.give_back(pat.into_buf());
     }
@@ -701,7 +708,14 @@ fn encode_result(r: ToolResult, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w
     let mut blocks = Vec::with_capacity(content.len());
     let mut pat = ItemPaths::new(ctx.buf(), at, "content");
     for (k, p) in content.into_iter().enumerate() {
-        encode_part(p, pat.at(k), Place::Nested, &Known::default(), &mut blocks, ctx);
+        encode_part(
+            p,
+            pat.at(k),
+            Place::Nested,
+            &Known::default(),
+            &mut blocks,
+            ctx,
+        );
     }
     ctx.give_back(pat.into_buf());
     let text = if string {
