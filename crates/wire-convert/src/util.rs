@@ -483,6 +483,52 @@ pub(crate) fn drop_cache(ctx: &mut Ctx<'_>, meta: &PartMeta, at: &str) {
     }
 }
 
+/// Reports a part's cache marker and signature, for a target that has a place for
+/// neither (Cohere, Mistral, OpenAI Chat and Responses, Ollama, MCP).
+pub(crate) fn drop_cache_and_signature(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
+    drop_cache(ctx, meta, at);
+    ctx.report_unplaced_token(
+        meta.signature.as_ref(),
+        format_args!("{at}/signature"),
+        "a reasoning signature",
+    );
+}
+
+/// Reports a part other than a tool result in a neutral tool message, which the target
+/// (a format whose tool messages hold results only) drops.
+pub(crate) fn drop_tool_message_part(
+    part: &Part,
+    at: impl AsRef<str> + Into<String>,
+    ctx: &mut Ctx<'_>,
+) {
+    let detail = format!(
+        "a {} part in a tool message has no place in {}",
+        part.kind(),
+        ctx.format
+    );
+    ctx.dropped(LossCode::PartUnsupported, at, detail);
+}
+
+/// Takes the fields whose key starts with `prefix` out of `fields`, keyed without it
+/// (`options.num_ctx` → `num_ctx`), in their order.
+pub(crate) fn take_prefixed(
+    fields: &mut serde_json::Map<String, Value>,
+    prefix: &str,
+) -> serde_json::Map<String, Value> {
+    let keys: Vec<String> = fields
+        .keys()
+        .filter(|k| k.starts_with(prefix))
+        .cloned()
+        .collect();
+    let mut out = serde_json::Map::new();
+    for k in keys {
+        if let Some(val) = fields.shift_remove(&k) {
+            out.insert(k[prefix.len()..].to_owned(), val);
+        }
+    }
+    out
+}
+
 /// A text part with no text and nothing of `format`'s own on it: one a format that sends
 /// a message's content as items does not send as an empty item.
 pub(crate) fn is_empty_text(p: &Part, format: Format) -> bool {

@@ -5,10 +5,9 @@ use super::settings::{decode_response_format, decode_settings, decode_tool_choic
 use super::tools::decode_tool;
 use super::{DOCUMENT, F, FUNCTION, Turn};
 use crate::ids::synthetic_id;
-use crate::media::parse_data_url;
+use crate::media::source_of_url;
 use crate::model::{
-    self, Arguments, Json, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall,
-    ToolResult, Vendor,
+    self, Arguments, Json, Media, Message, Part, PartMeta, Role, Text, ToolCall, ToolResult, Vendor,
 };
 use crate::passes::tools::NO_TYPE;
 use crate::passes::tools::decode_tools;
@@ -164,15 +163,7 @@ fn decode_item(c: w::Content, ctx: &mut Ctx<'_>) -> Part {
             meta.vendor
                 .merge(Vendor::from_extra(F, &i.image_url.extra, &[]));
             meta.vendor.keep(F, "detail", &i.image_url.detail);
-            let (source, media_type) = match parse_data_url(&i.image_url.url) {
-                Some((mt, data)) => (Source::Base64 { data }, Some(mt)),
-                None => (
-                    Source::Url {
-                        url: i.image_url.url,
-                    },
-                    None,
-                ),
-            };
+            let (source, media_type) = source_of_url(i.image_url.url);
             Part::Image(Media {
                 source,
                 media_type,

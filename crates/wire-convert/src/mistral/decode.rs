@@ -7,7 +7,7 @@ use super::settings::{decode_output_format, decode_settings, decode_tool_choice}
 use super::tools::decode_tool;
 use super::{F, FUNCTION_FIELD};
 use crate::ids::synthetic_id;
-use crate::media::parse_data_url;
+use crate::media::source_of_url;
 use crate::model::{
     self, Arguments, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult,
     Vendor,
@@ -138,14 +138,6 @@ fn decode_content(
     }
 }
 
-/// A URL, or the base64 and media type of a `data:` URL.
-fn source_of(url: String) -> (Source, Option<String>) {
-    match parse_data_url(&url) {
-        Some((mt, data)) => (Source::Base64 { data }, Some(mt)),
-        None => (Source::Url { url }, None),
-    }
-}
-
 pub(super) fn decode_chunk(c: w::ContentChunk, ctx: &mut Ctx<'_>) -> Part {
     match c {
         w::ContentChunk::Text(t) => Part::Text(Text {
@@ -167,7 +159,7 @@ pub(super) fn decode_chunk(c: w::ContentChunk, ctx: &mut Ctx<'_>) -> Part {
                     o.url
                 }
             };
-            let (source, media_type) = source_of(url);
+            let (source, media_type) = source_of_url(url);
             Part::Image(Media {
                 source,
                 media_type,
@@ -176,7 +168,7 @@ pub(super) fn decode_chunk(c: w::ContentChunk, ctx: &mut Ctx<'_>) -> Part {
             })
         }
         w::ContentChunk::DocumentUrl(d) => {
-            let (source, media_type) = source_of(d.document_url);
+            let (source, media_type) = source_of_url(d.document_url);
             Part::Document(Media {
                 source,
                 media_type,

@@ -7,7 +7,7 @@ use super::hints::{
 use super::settings::{decode_output_format, decode_settings, decode_tool_choice};
 use super::tools::decode_tool;
 use crate::ids::synthetic_id;
-use crate::media::parse_data_url;
+use crate::media::{parse_data_url, source_of_url};
 use crate::model::{
     self, Arguments, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult,
     Vendor,
@@ -175,15 +175,7 @@ fn decode_part(p: w::ContentPart, ctx: &mut Ctx<'_>) -> Part {
             if let Some(d) = i.image_url.detail {
                 meta.vendor.set_field(F, "detail", Value::String(d));
             }
-            let (source, media_type) = match parse_data_url(&i.image_url.url) {
-                Some((mt, data)) => (Source::Base64 { data }, Some(mt)),
-                None => (
-                    Source::Url {
-                        url: i.image_url.url,
-                    },
-                    None,
-                ),
-            };
+            let (source, media_type) = source_of_url(i.image_url.url);
             Part::Image(Media {
                 source,
                 media_type,

@@ -10,7 +10,7 @@ use super::tools::decode_tool;
 use super::{
     F, MSG_FIELD, keep_blank, note_absent, opaque_item, opaque_part, rest, to_map, user_side,
 };
-use crate::media::parse_data_url;
+use crate::media::{parse_data_url, source_of_url};
 use crate::model::{
     self, Arguments, Media, Message, Part, PartMeta, Role, Signed, Source, Text, ToolCall,
     ToolResult, Vendor,
@@ -376,10 +376,7 @@ fn decode_image(mut i: w::InputImage) -> Part {
             if let Some(f) = file_id {
                 map.insert("file_id".into(), Value::String(f));
             }
-            match parse_data_url(&url) {
-                Some((mt, data)) => (Source::Base64 { data }, Some(mt)),
-                None => (Source::Url { url }, None),
-            }
+            source_of_url(url)
         }
         (None, Some(file_id)) => (Source::FileId { file_id }, None),
         (None, None) => no_source(&mut vendor),

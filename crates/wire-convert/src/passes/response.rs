@@ -55,6 +55,51 @@ impl Required {
         stop_reason: false,
         choice: false,
     };
+
+    /// This set and the response id.
+    pub(crate) const fn id(self) -> Required {
+        Required { id: true, ..self }
+    }
+
+    /// This set and the model name.
+    pub(crate) const fn model(self) -> Required {
+        Required {
+            model: true,
+            ..self
+        }
+    }
+
+    /// This set and the creation time.
+    pub(crate) const fn created(self) -> Required {
+        Required {
+            created: true,
+            ..self
+        }
+    }
+
+    /// This set and the token usage.
+    pub(crate) const fn usage(self) -> Required {
+        Required {
+            usage: true,
+            ..self
+        }
+    }
+
+    /// This set and each choice's stop reason.
+    pub(crate) const fn stop_reason(self) -> Required {
+        Required {
+            stop_reason: true,
+            ..self
+        }
+    }
+
+    /// This set and an answer (exactly one message).
+    pub(crate) const fn choice(self) -> Required {
+        Required {
+            choice: true,
+            ..self
+        }
+    }
 }
 
 /// Fills what `required` asks for and `resp` lacks, with a loss each, unless `resp` was
