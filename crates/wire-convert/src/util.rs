@@ -16,6 +16,36 @@ pub(crate) fn args_of<T: Into<Value>>(args: MaybeRaw<T>) -> Arguments {
     }
 }
 
+/// Neutral arguments of a wire field that holds JSON text and may hold a JSON value
+/// instead (OpenAI Chat, Mistral, Cohere, Responses): text as it is; a value as a value,
+/// flagged `hint` in `v` (`format`'s), so that it is written back as one
+/// ([`write_arguments`]).
+pub(crate) fn read_arguments(
+    args: wire_types::Arguments,
+    v: &mut crate::model::Vendor,
+    format: Format,
+    hint: &str,
+) -> Arguments {
+    match args {
+        wire_types::Arguments::Text(t) => Arguments::Text(t),
+        wire_types::Arguments::Json(j) => {
+            v.set_hint(format, hint, true);
+            Arguments::Value(j)
+        }
+    }
+}
+
+/// The wire form of arguments for a field that holds JSON text ([`read_arguments`]):
+/// text as it is; a value as a value where the source sent one (`as_value`), else as
+/// compact JSON text.
+pub(crate) fn write_arguments(args: Arguments, as_value: bool) -> wire_types::Arguments {
+    match args {
+        Arguments::Text(t) => wire_types::Arguments::Text(t),
+        Arguments::Value(val) if as_value => wire_types::Arguments::Json(val),
+        Arguments::Value(val) => wire_types::Arguments::Text(val.to_string()),
+    }
+}
+
 /// Arguments that are JSON text holding an object, as compact JSON text for a format
 /// that takes an object: checked, not built into a tree, so a long transcript's
 /// arguments cost a copy rather than a parse and a re-write. Anything else (a value,
@@ -480,6 +510,54 @@ pub(crate) fn drop_cache(ctx: &mut Ctx<'_>, meta: &PartMeta, at: &str) {
             format!("{at}/cache"),
             format!("{} has no cache marker", ctx.format),
         );
+    }
+}
+
+/// The index of the neutral tool message a decoded result joins: the one at the end of
+/// `messages`, or a new one (mapped to `at`, the wire message the result came from) when
+/// the last message is not a tool message. Consecutive results make one tool message.
+pub(crate) fn tool_message(
+    messages: &mut Vec<crate::model::Message>,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) -> usize {
+    use crate::model::{Message, Role};
+    if messages.last().is_none_or(|m| m.role != Role::Tool) {
+        ctx.map(("/messages/", messages.len()), at);
+        messages.push(Message::new(Role::Tool, Vec::new()));
+    }
+    messages.len() - 1
+}
+
+/// Reports the seed and penalties of `s`, for a target that has none of them: a
+/// `dropped` loss each, at `/settings/<key>`, saying "`<target> has no <what>`" (the seed
+/// named `seed`).
+pub(crate) fn drop_seed_and_penalties(
+    s: &crate::model::Settings,
+    target: &str,
+    seed: &str,
+    ctx: &mut Ctx<'_>,
+) {
+    for (set, key, what) in [
+        (s.seed.is_some(), "seed", seed),
+        (
+            s.presence_penalty.is_some(),
+            "presence_penalty",
+            "presence penalty",
+        ),
+        (
+            s.frequency_penalty.is_some(),
+            "frequency_penalty",
+            "frequency penalty",
+        ),
+    ] {
+        if set {
+            ctx.dropped(
+                LossCode::FieldUnsupported,
+                format!("/settings/{key}"),
+                format!("{target} has no {what}"),
+            );
+        }
     }
 }
 

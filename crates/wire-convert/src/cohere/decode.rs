@@ -256,11 +256,7 @@ pub(super) fn decode_call(call: w::ToolCall, id_base: &str, c: usize, ctx: &mut 
         v.set_field(F, &format!("{FUNCTION}{k}"), val.clone());
     }
     let arguments = match f.arguments {
-        Some(wire_types::Arguments::Text(t)) => Arguments::Text(t),
-        Some(wire_types::Arguments::Json(j)) => {
-            v.set_hint(F, ARGS_JSON, true);
-            Arguments::Value(j)
-        }
+        Some(a) => crate::util::read_arguments(a, &mut v, F, ARGS_JSON),
         None => {
             v.set_hint(F, NO_ARGUMENTS, true);
             Arguments::Text(String::new())
@@ -287,11 +283,7 @@ pub(super) fn decode_call(call: w::ToolCall, id_base: &str, c: usize, ctx: &mut 
 
 /// Appends the result of a `tool` message to the tool message at the end, or starts one.
 fn push_result(messages: &mut Vec<Message>, t: w::ToolMessage, at: &str, ctx: &mut Ctx<'_>) {
-    if messages.last().is_none_or(|m| m.role != Role::Tool) {
-        ctx.map(format_args!("/messages/{}", messages.len()), at.to_owned());
-        messages.push(Message::new(Role::Tool, Vec::new()));
-    }
-    let n = messages.len() - 1;
+    let n = crate::util::tool_message(messages, at, ctx);
     let k = messages.last().map_or(0, |m| m.content.len());
     let neutral = format!("/messages/{n}/content/{k}");
     ctx.map(neutral.clone(), at.to_owned());

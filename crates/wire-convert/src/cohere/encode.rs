@@ -412,9 +412,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     let mut fields = ctx.vendor_fields(v, at);
     let arguments = match c.arguments {
         Arguments::Text(t) if t.is_empty() && v.flag(F, NO_ARGUMENTS) => None,
-        Arguments::Text(t) => Some(wire_types::Arguments::Text(t)),
-        Arguments::Value(val) if v.flag(F, ARGS_JSON) => Some(wire_types::Arguments::Json(val)),
-        Arguments::Value(val) => Some(wire_types::Arguments::Text(val.to_string())),
+        args => Some(util::write_arguments(args, v.flag(F, ARGS_JSON))),
     };
     let kind = if v.flag(F, NO_TYPE) {
         None

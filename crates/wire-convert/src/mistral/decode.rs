@@ -9,8 +9,7 @@ use super::{F, FUNCTION_FIELD};
 use crate::ids::synthetic_id;
 use crate::media::source_of_url;
 use crate::model::{
-    self, Arguments, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult,
-    Vendor,
+    self, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult, Vendor,
 };
 use crate::passes::tools::NO_TYPE;
 use crate::passes::tools::decode_tools;
@@ -276,13 +275,7 @@ fn decode_call(call: w::ToolCall, id_base: &str, c: usize) -> Part {
     for (k, val) in f.extra.fields() {
         v.set_field(F, &format!("{FUNCTION_FIELD}{k}"), val.clone());
     }
-    let arguments = match f.arguments {
-        wire_types::Arguments::Text(t) => Arguments::Text(t),
-        wire_types::Arguments::Json(j) => {
-            v.set_hint(F, ARGS_JSON, true);
-            Arguments::Value(j)
-        }
-    };
+    let arguments = crate::util::read_arguments(f.arguments, &mut v, F, ARGS_JSON);
     let (id, synthetic) = match call.id {
         Some(id) => (id, false),
         None => {
@@ -310,11 +303,7 @@ fn push_result(
     at: &str,
     ctx: &mut Ctx<'_>,
 ) {
-    if messages.last().is_none_or(|m| m.role != Role::Tool) {
-        ctx.map(format_args!("/messages/{}", messages.len()), at.to_owned());
-        messages.push(Message::new(Role::Tool, Vec::new()));
-    }
-    let n = messages.len() - 1;
+    let n = crate::util::tool_message(messages, at, ctx);
     let k = messages.last().map_or(0, |m| m.content.len());
     let neutral = format!("/messages/{n}/content/{k}");
     ctx.map(neutral.clone(), at.to_owned());

@@ -9,8 +9,7 @@ use super::{F, FUNCTION_FIELD};
 use crate::ctx::extra_from;
 use crate::media::data_url;
 use crate::model::{
-    self, Arguments, Json, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult,
-    Vendor,
+    self, Json, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult, Vendor,
 };
 use crate::passes::results;
 use crate::passes::tools::NO_TYPE;
@@ -456,11 +455,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     drop_cache_and_signature(&c.meta, at, ctx);
     let v = &c.meta.vendor;
     let mut fields = ctx.vendor_fields(v, at);
-    let arguments = match c.arguments {
-        Arguments::Text(t) => wire_types::Arguments::Text(t),
-        Arguments::Value(val) if v.flag(F, ARGS_JSON) => wire_types::Arguments::Json(val),
-        Arguments::Value(val) => wire_types::Arguments::Text(val.to_string()),
-    };
+    let arguments = util::write_arguments(c.arguments, v.flag(F, ARGS_JSON));
     let kind = if v.flag(F, NO_TYPE) {
         None
     } else {

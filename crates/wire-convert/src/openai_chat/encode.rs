@@ -8,9 +8,7 @@ use super::settings::{encode_output_format, encode_settings, encode_tool_choice}
 use super::tools::encode_tools;
 use crate::ctx::extra_from;
 use crate::media::data_url;
-use crate::model::{
-    self, Arguments, Json, Message, Part, Role, Source, ToolCall, ToolResult, Vendor,
-};
+use crate::model::{self, Json, Message, Part, Role, Source, ToolCall, ToolResult, Vendor};
 use crate::passes::tools::NO_TYPE;
 use crate::util::{self, drop_cache, drop_cache_and_signature, opaque_elsewhere, set_path};
 use crate::vendor::Fields;
@@ -609,11 +607,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     let mut fields = ctx.take_vendor_fields(&mut vendor, at);
     let v = &vendor;
     let args_json = v.flag(F, ARGS_JSON);
-    let arguments = match c.arguments {
-        Arguments::Text(t) => wire_types::Arguments::Text(t),
-        Arguments::Value(val) if args_json => wire_types::Arguments::Json(val),
-        Arguments::Value(val) => wire_types::Arguments::Text(val.to_string()),
-    };
+    let arguments = util::write_arguments(c.arguments, args_json);
     let kind = if v.flag(F, NO_TYPE) {
         None
     } else {

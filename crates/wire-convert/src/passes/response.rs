@@ -196,19 +196,29 @@ fn empty_choice() -> Choice {
     }
 }
 
-/// Whether choice `i` (at `at`) is written by a target whose response holds one answer:
-/// only the first is; each further one is a loss saying so (`why`).
-pub(crate) fn first_choice_only(
-    i: usize,
-    at: &str,
-    why: impl Into<String>,
+/// Writes the first of `choices` by `first` (given the choice and its pointer), for a
+/// target whose response holds one answer: another format's fields on that choice are
+/// reported first (the choice is no object of its own there), and each further choice is
+/// a loss saying so (`why`). `None` when there is no choice.
+pub(crate) fn first_choice<R>(
+    choices: Vec<Choice>,
+    why: &str,
     ctx: &mut Ctx<'_>,
-) -> bool {
-    if i > 0 {
-        ctx.dropped(LossCode::ChoicesDropped, at.to_owned(), why);
-        return false;
+    first: impl FnOnce(Choice, &str, &mut Ctx<'_>) -> R,
+) -> Option<R> {
+    let mut first = Some(first);
+    let mut out = None;
+    for (i, c) in choices.into_iter().enumerate() {
+        let at = format!("/choices/{i}");
+        match first.take() {
+            Some(f) => {
+                ctx.report_foreign_fields(&c.vendor, &at);
+                out = Some(f(c, &at, ctx));
+            }
+            None => ctx.dropped(LossCode::ChoicesDropped, at, why),
+        }
     }
-    true
+    out
 }
 
 #[cfg(test)]
