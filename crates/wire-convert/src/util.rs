@@ -607,11 +607,20 @@ pub(crate) fn take_prefixed(
     out
 }
 
-/// A text part with no text and nothing of `format`'s own on it: one a format that sends
-/// a message's content as items does not send as an empty item.
-pub(crate) fn is_empty_text(p: &Part, format: Format) -> bool {
-    matches!(p, Part::Text(t) if t.text.is_empty()
-        && t.meta.vendor.fields_for(format).is_none_or(crate::model::VendorMap::is_empty))
+/// Whether `p` (at `at`) is left out of a message's content items: a text part with no
+/// text and nothing of the target's own on it (a Gemini signature-only part, say) is not
+/// sent as an empty item, unless the items are the target's own (`own`), written back as
+/// they came. What a part left out carries is reported (its cache marker, signature and
+/// another format's fields).
+pub(crate) fn skip_empty_text(p: &Part, own: bool, at: &str, ctx: &mut Ctx<'_>) -> bool {
+    let empty = matches!(p, Part::Text(t) if t.text.is_empty()
+        && t.meta.vendor.fields_for(ctx.format).is_none_or(crate::model::VendorMap::is_empty));
+    if own || !empty {
+        return false;
+    }
+    drop_cache_and_signature(p.meta(), at, ctx);
+    ctx.report_foreign_fields(&p.meta().vendor, at);
+    true
 }
 
 /// A message's content as a format with a string form and an item list writes it: none

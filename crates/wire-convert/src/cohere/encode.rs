@@ -182,9 +182,7 @@ fn encode_content(
     let mut out = Vec::with_capacity(parts.len());
     for (j, p) in parts {
         let pat = format!("{at}/content/{j}");
-        if !own && util::is_empty_text(&p, F) {
-            part_meta(p.meta(), &pat, ctx);
-            ctx.report_foreign_fields(&p.meta().vendor, &pat);
+        if util::skip_empty_text(&p, own, &pat, ctx) {
             empty = true;
             continue;
         }
