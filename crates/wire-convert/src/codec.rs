@@ -55,13 +55,7 @@ pub(crate) trait Codec: Sync + 'static {
     /// under [`TOOLS`](Codec::TOOLS), and whatever else the format's body requires
     /// (`model`), which the caller throws away.
     fn bare_request(items: Value, tools: Value) -> Value {
-        let mut body = serde_json::Map::new();
-        body.insert("model".into(), Value::String(String::new()));
-        body.insert(Self::ITEMS.into(), items);
-        if !tools.is_null() {
-            body.insert(Self::TOOLS.into(), tools);
-        }
-        Value::Object(body)
+        Value::Object(bare_body::<Self>(items, tools))
     }
 
     /// What the format's response requires, filled by
@@ -79,13 +73,43 @@ pub(crate) trait Codec: Sync + 'static {
     fn stream_encoder() -> Box<dyn EventEncoder>;
 }
 
-/// The methods of [`Codec`] that every format writes the same way, written once: each
-/// forwards to the function of the same name in the format's `decode.rs`, `encode.rs`,
-/// `response.rs`, `tools.rs` and `stream/` (the folder layout every format shares), and
-/// `check_request` to its wire types' `validate_request` (`w`, the format's
-/// `wire_types` module). Used inside each format's `impl Codec`.
+/// The body [`Codec::bare_request`] writes by default, as an object a format may add
+/// to: an empty `model`, the items under [`Codec::ITEMS`], the tools (unless
+/// `Value::Null`) under [`Codec::TOOLS`].
+pub(crate) fn bare_body<C: Codec + ?Sized>(
+    items: Value,
+    tools: Value,
+) -> serde_json::Map<String, Value> {
+    let mut body = serde_json::Map::new();
+    body.insert("model".into(), Value::String(String::new()));
+    body.insert(C::ITEMS.into(), items);
+    if !tools.is_null() {
+        body.insert(C::TOOLS.into(), tools);
+    }
+    body
+}
+
+/// Conversation items, each as its JSON text (what [`Codec::items`] returns).
+pub(crate) fn raw_items<T: Serialize>(items: &[T]) -> Vec<Box<RawValue>> {
+    items.iter().map(wire_types::to_raw).collect()
+}
+
+/// What of [`Codec`] every format writes the same way, written once: the wire types
+/// (`w::Request`, `w::Response`, and `Option<Vec<w::Tool>>` for the tools unless
+/// `tools: <type>` names another), and the methods, each forwarding to the function of
+/// the same name in the format's `decode.rs`, `encode.rs`, `response.rs`, `tools.rs` and
+/// `stream/` (the folder layout every format shares), and `check_request` to its wire
+/// types' `validate_request` (`w`, the format's `wire_types` module). Used inside each
+/// format's `impl Codec`.
 macro_rules! forward_to_folder {
     () => {
+        $crate::codec::forward_to_folder!(tools: Option<Vec<w::Tool>>);
+    };
+    (tools: $tools:ty) => {
+        type Request = w::Request;
+        type Response = w::Response;
+        type Tools = $tools;
+
         fn check_request(request: &Self::Request) -> Result<(), wire_types::Error> {
             w::validate_request(request)
         }

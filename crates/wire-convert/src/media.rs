@@ -114,6 +114,15 @@ pub(crate) fn parse_data_url(url: &str) -> Option<(String, String)> {
     Some((media_type.to_owned(), data.to_owned()))
 }
 
+/// The source of a media URL: the base64 data and media type of a `data:` URL, any
+/// other URL as it is (no media type).
+pub(crate) fn source_of_url(url: String) -> (Source, Option<String>) {
+    match parse_data_url(&url) {
+        Some((mt, data)) => (Source::Base64 { data }, Some(mt)),
+        None => (Source::Url { url }, None),
+    }
+}
+
 /// A `data:` URL of base64 data.
 pub(crate) fn data_url(media_type: Option<&str>, data: &str) -> String {
     format!(

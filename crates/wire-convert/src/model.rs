@@ -746,6 +746,15 @@ impl StopReason {
         }
     }
 
+    /// A stop reason of `kind` read from `format`'s wire, where it was spelled `raw`.
+    pub(crate) fn read(kind: StopKind, raw: &str, format: Format) -> Self {
+        StopReason {
+            kind,
+            raw: Some(raw.to_owned()),
+            format: Some(format),
+        }
+    }
+
     /// The source spelling, if it belongs to `format`.
     pub fn raw_for(&self, format: Format) -> Option<&str> {
         if self.format == Some(format) {

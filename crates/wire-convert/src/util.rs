@@ -17,6 +17,36 @@ pub(crate) fn args_of<T: Into<Value>>(args: MaybeRaw<T>) -> Arguments {
     }
 }
 
+/// Neutral arguments of a wire field that holds JSON text and may hold a JSON value
+/// instead (OpenAI Chat, Mistral, Cohere, Responses): text as it is; a value as a value,
+/// flagged `hint` in `v` (`format`'s), so that it is written back as one
+/// ([`write_arguments`]).
+pub(crate) fn read_arguments(
+    args: wire_types::Arguments,
+    v: &mut crate::model::Vendor,
+    format: Format,
+    hint: &str,
+) -> Arguments {
+    match args {
+        wire_types::Arguments::Text(t) => Arguments::Text(t),
+        wire_types::Arguments::Json(j) => {
+            v.set_hint(format, hint, true);
+            Arguments::Value(j)
+        }
+    }
+}
+
+/// The wire form of arguments for a field that holds JSON text ([`read_arguments`]):
+/// text as it is; a value as a value where the source sent one (`as_value`), else as
+/// compact JSON text.
+pub(crate) fn write_arguments(args: Arguments, as_value: bool) -> wire_types::Arguments {
+    match args {
+        Arguments::Text(t) => wire_types::Arguments::Text(t),
+        Arguments::Value(val) if as_value => wire_types::Arguments::Json(val),
+        Arguments::Value(val) => wire_types::Arguments::Text(val.to_string()),
+    }
+}
+
 /// Arguments that are JSON text holding an object, as compact JSON text for a format
 /// that takes an object: checked, not built into a tree, so a long transcript's
 /// arguments cost a copy rather than a parse and a re-write. Anything else (a value,
@@ -631,11 +661,114 @@ pub(crate) fn drop_cache(ctx: &mut Ctx<'_>, meta: &PartMeta, at: &str) {
     }
 }
 
-/// A text part with no text and nothing of `format`'s own on it: one a format that sends
-/// a message's content as items does not send as an empty item.
-pub(crate) fn is_empty_text(p: &Part, format: Format) -> bool {
-    matches!(p, Part::Text(t) if t.text.is_empty()
-        && t.meta.vendor.fields_for(format).is_none_or(crate::model::VendorMap::is_empty))
+/// The index of the neutral tool message a decoded result joins: the one at the end of
+/// `messages`, or a new one (mapped to `at`, the wire message the result came from) when
+/// the last message is not a tool message. Consecutive results make one tool message.
+pub(crate) fn tool_message(
+    messages: &mut Vec<crate::model::Message>,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) -> usize {
+    use crate::model::{Message, Role};
+    if messages.last().is_none_or(|m| m.role != Role::Tool) {
+        ctx.map(("/messages/", messages.len()), at);
+        messages.push(Message::new(Role::Tool, Vec::new()));
+    }
+    messages.len() - 1
+}
+
+/// Reports the seed and penalties of `s`, for a target that has none of them: a
+/// `dropped` loss each, at `/settings/<key>`, saying "`<target> has no <what>`" (the seed
+/// named `seed`).
+pub(crate) fn drop_seed_and_penalties(
+    s: &crate::model::Settings,
+    target: &str,
+    seed: &str,
+    ctx: &mut Ctx<'_>,
+) {
+    for (set, key, what) in [
+        (s.seed.is_some(), "seed", seed),
+        (
+            s.presence_penalty.is_some(),
+            "presence_penalty",
+            "presence penalty",
+        ),
+        (
+            s.frequency_penalty.is_some(),
+            "frequency_penalty",
+            "frequency penalty",
+        ),
+    ] {
+        if set {
+            ctx.dropped(
+                LossCode::FieldUnsupported,
+                format!("/settings/{key}"),
+                format!("{target} has no {what}"),
+            );
+        }
+    }
+}
+
+/// Reports a part's cache marker and signature, for a target that has a place for
+/// neither (Cohere, Mistral, OpenAI Chat and Responses, Ollama, MCP).
+pub(crate) fn drop_cache_and_signature(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
+    drop_cache(ctx, meta, at);
+    ctx.report_unplaced_token(
+        meta.signature.as_ref(),
+        format_args!("{at}/signature"),
+        "a reasoning signature",
+    );
+}
+
+/// Reports a part other than a tool result in a neutral tool message, which the target
+/// (a format whose tool messages hold results only) drops.
+pub(crate) fn drop_tool_message_part(
+    part: &Part,
+    at: impl AsRef<str> + Into<String>,
+    ctx: &mut Ctx<'_>,
+) {
+    let detail = format!(
+        "a {} part in a tool message has no place in {}",
+        part.kind(),
+        ctx.format
+    );
+    ctx.dropped(LossCode::PartUnsupported, at, detail);
+}
+
+/// Takes the fields whose key starts with `prefix` out of `fields`, keyed without it
+/// (`options.num_ctx` → `num_ctx`), in their order.
+pub(crate) fn take_prefixed(
+    fields: &mut serde_json::Map<String, Value>,
+    prefix: &str,
+) -> serde_json::Map<String, Value> {
+    let keys: Vec<String> = fields
+        .keys()
+        .filter(|k| k.starts_with(prefix))
+        .cloned()
+        .collect();
+    let mut out = serde_json::Map::new();
+    for k in keys {
+        if let Some(val) = fields.shift_remove(&k) {
+            out.insert(k[prefix.len()..].to_owned(), val);
+        }
+    }
+    out
+}
+
+/// Whether `p` (at `at`) is left out of a message's content items: a text part with no
+/// text and nothing of the target's own on it (a Gemini signature-only part, say) is not
+/// sent as an empty item, unless the items are the target's own (`own`), written back as
+/// they came. What a part left out carries is reported (its cache marker, signature and
+/// another format's fields).
+pub(crate) fn skip_empty_text(p: &Part, own: bool, at: &str, ctx: &mut Ctx<'_>) -> bool {
+    let empty = matches!(p, Part::Text(t) if t.text.is_empty()
+        && t.meta.vendor.fields_for(ctx.format).is_none_or(crate::model::VendorMap::is_empty));
+    if own || !empty {
+        return false;
+    }
+    drop_cache_and_signature(p.meta(), at, ctx);
+    ctx.report_foreign_fields(&p.meta().vendor, at);
+    true
 }
 
 /// A message's content as a format with a string form and an item list writes it: none

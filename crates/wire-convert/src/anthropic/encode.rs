@@ -750,15 +750,10 @@ fn encode_reasoning(r: Reasoning, at: &str, out: &mut Vec<w::ContentBlock>, ctx:
     let Some(view) = ctx.reasoning(&r, at) else {
         return;
     };
-    if view.signature.is_none() && view.encrypted.is_none() && r.source != Some(F) {
-        let from = r
-            .source
-            .map_or_else(|| "an unknown provider".to_owned(), |f| f.to_string());
-        ctx.dropped(
-            LossCode::ReasoningDropped,
-            at.to_owned(),
-            format!("anthropic accepts only thinking it signed: reasoning from {from} is dropped"),
-        );
+    let detail = |from: &str| {
+        format!("anthropic accepts only thinking it signed: reasoning from {from} is dropped")
+    };
+    if !thinking::claude_takes(&r, &view, at, detail, ctx) {
         return;
     }
     if !view.summary.is_empty() {

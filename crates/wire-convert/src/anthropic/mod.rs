@@ -81,29 +81,18 @@ mod tools;
 pub(crate) struct Anthropic;
 
 impl Codec for Anthropic {
-    type Request = w::Request;
-    type Response = w::Response;
-    type Tools = Option<Vec<w::Tool>>;
     // Required by the SDK's response type: `id`, `model` and `usage`.
-    const RESPONSE_REQUIRES: Required = Required {
-        id: true,
-        model: true,
-        created: false,
-        usage: true,
-        stop_reason: false,
-        choice: false,
-    };
+    const RESPONSE_REQUIRES: Required = Required::NONE.id().model().usage();
 
+    /// The default body, with the `max_tokens` a Messages body requires.
     fn bare_request(items: Value, tools: Value) -> Value {
-        let mut body = serde_json::json!({"model": "", "max_tokens": 1, "messages": items});
-        if !tools.is_null() {
-            body["tools"] = tools;
-        }
-        body
+        let mut body = crate::codec::bare_body::<Self>(items, tools);
+        body.insert("max_tokens".into(), Value::from(1));
+        Value::Object(body)
     }
 
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
-        request.messages.iter().map(wire_types::to_raw).collect()
+        crate::codec::raw_items(&request.messages)
     }
 
     crate::codec::forward_to_folder!();

@@ -5,7 +5,7 @@ use super::encode::{Known, encode_part};
 use super::{F, Place, hints};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, Message, Role, StopKind, StopReason, Usage, Vendor};
-use crate::passes::response::first_choice_only;
+use crate::passes::response::first_choice;
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -82,11 +82,7 @@ pub(super) fn stop_reason_of(r: &w::StopReason) -> StopReason {
         w::StopReason::PauseTurn => StopKind::Pause,
         _ => StopKind::Other,
     };
-    StopReason {
-        kind,
-        raw: Some(r.as_str().to_owned()),
-        format: Some(F),
-    }
+    StopReason::read(kind, r.as_str(), F)
 }
 
 pub(super) fn decode_usage(u: w::Usage) -> Usage {
@@ -180,18 +176,8 @@ pub(super) fn encode_response(
     let container = fields.shift_remove("container");
 
     let mut content = Vec::new();
-    let mut stop_reason = None;
-    for (i, c) in choices.into_iter().enumerate() {
-        let at = format!("/choices/{i}");
-        if !first_choice_only(
-            i,
-            &at,
-            "an anthropic response has one answer: only the first choice is kept",
-            ctx,
-        ) {
-            continue;
-        }
-        ctx.report_foreign_fields(&c.vendor, &at);
+    let why = "an anthropic response has one answer: only the first choice is kept";
+    let stop_reason = first_choice(choices, why, ctx, |c, at, ctx| {
         let mat = format!("{at}/message");
         ctx.report_foreign_fields(&c.message.vendor, &mat);
         for (j, p) in c.message.content.into_iter().enumerate() {
@@ -205,10 +191,10 @@ pub(super) fn encode_response(
                 ctx,
             );
         }
-        stop_reason = c
-            .stop_reason
-            .map(|r| encode_stop(&r, &format!("{at}/stop_reason"), ctx));
-    }
+        c.stop_reason
+            .map(|r| encode_stop(&r, &format!("{at}/stop_reason"), ctx))
+    })
+    .flatten();
 
     // `id`, `model` and `usage`, which the SDK requires, are filled by
     // `passes::response` when the source has none.
@@ -260,16 +246,13 @@ pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
         i.saturating_sub(reads.unwrap_or(0))
             .saturating_sub(writes.unwrap_or(0))
     });
-    if let Some(total) = u.total_tokens {
-        let sum = u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0);
-        if total != sum {
-            ctx.dropped(
-                LossCode::UsageChanged,
-                "/usage/total_tokens",
-                format!("anthropic has no total token count ({total}, not input + output = {sum})"),
-            );
-        }
-    }
+    crate::passes::finish::total_dropped(
+        &u,
+        |total, sum| {
+            format!("anthropic has no total token count ({total}, not input + output = {sum})")
+        },
+        ctx,
+    );
     let details = fields
         .take_as::<w::OutputTokensDetails>("output_tokens_details")
         .or_else(|| u.vendor.flag(F, hints::DETAILS).then(Default::default));

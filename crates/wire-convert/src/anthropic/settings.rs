@@ -549,27 +549,7 @@ pub(super) fn encode_sampling(s: &Settings, v: &Vendor, ctx: &mut Ctx<'_>) -> Sa
     let top_p = s.top_p.clone().filter(|_| keep_sampling("top_p", ctx));
     let top_k = s.top_k.filter(|_| keep_sampling("top_k", ctx));
     let stream = s.stream;
-    for (set, key, what) in [
-        (s.seed.is_some(), "seed", "seed"),
-        (
-            s.presence_penalty.is_some(),
-            "presence_penalty",
-            "presence penalty",
-        ),
-        (
-            s.frequency_penalty.is_some(),
-            "frequency_penalty",
-            "frequency penalty",
-        ),
-    ] {
-        if set {
-            ctx.dropped(
-                LossCode::FieldUnsupported,
-                format!("/settings/{key}"),
-                format!("anthropic has no {what}"),
-            );
-        }
-    }
+    crate::util::drop_seed_and_penalties(s, "anthropic", "seed", ctx);
     Sampling {
         temperature,
         top_p,

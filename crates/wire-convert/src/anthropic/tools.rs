@@ -63,23 +63,7 @@ fn encode_tool_def(def: ToolDef, at: &str, ctx: &mut Ctx<'_>) -> w::Tool {
     let schema_at = format!("{at}/input_schema");
     let schema = match input_schema {
         None => passes::tools::no_parameters(),
-        Some(s) => {
-            let s = match dialect {
-                Dialect::GeminiOpenapi => schema::from_gemini(&s),
-                Dialect::JsonSchema => s,
-            };
-            match schema::wrap_non_object(&s) {
-                Some(wrapped) => {
-                    ctx.changed(
-                        LossCode::SchemaChanged,
-                        schema_at.clone(),
-                        "a non-object input schema is exposed as {\"input\": <schema>}",
-                    );
-                    wrapped
-                }
-                None => s,
-            }
-        }
+        Some(s) => schema::object_input(s, dialect, ctx, at),
     };
     let input_schema = match schema {
         Value::Object(m) => m,

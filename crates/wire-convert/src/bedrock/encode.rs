@@ -420,17 +420,12 @@ fn encode_reasoning(r: Reasoning, pat: &str, out: &mut Vec<w::ContentBlock>, ctx
     let Some(view) = ctx.reasoning(&r, pat) else {
         return;
     };
-    if view.signature.is_none() && view.encrypted.is_none() && r.source != Some(F) {
-        let from = r
-            .source
-            .map_or_else(|| "an unknown provider".to_owned(), |f| f.to_string());
-        ctx.dropped(
-            LossCode::ReasoningDropped,
-            pat.to_owned(),
-            format!(
-                "Claude on bedrock accepts only reasoning it signed: reasoning from {from} is dropped (it would go as reasoningText without a signature)"
-            ),
-        );
+    let detail = |from: &str| {
+        format!(
+            "Claude on bedrock accepts only reasoning it signed: reasoning from {from} is dropped (it would go as reasoningText without a signature)"
+        )
+    };
+    if !thinking::claude_takes(&r, &view, pat, detail, ctx) {
         return;
     }
     if r.id.is_some() {

@@ -110,19 +110,9 @@ mod tools;
 pub(crate) struct Bedrock;
 
 impl Codec for Bedrock {
-    type Request = w::Request;
-    type Response = w::Response;
-    type Tools = Option<w::ToolConfig>;
     const TOOLS: &'static str = "toolConfig";
     // Required by the SDK's response type: `usage`, `stopReason` and the `output` message.
-    const RESPONSE_REQUIRES: Required = Required {
-        id: false,
-        model: false,
-        created: false,
-        usage: true,
-        stop_reason: true,
-        choice: true,
-    };
+    const RESPONSE_REQUIRES: Required = Required::NONE.usage().stop_reason().choice();
 
     /// Converse needs a `toolConfig` beside messages that hold tool blocks: a bare
     /// conversation gets an empty one (its tools are not read).
@@ -135,16 +125,10 @@ impl Codec for Bedrock {
     }
 
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
-        request
-            .messages
-            .as_deref()
-            .unwrap_or_default()
-            .iter()
-            .map(wire_types::to_raw)
-            .collect()
+        crate::codec::raw_items(request.messages.as_deref().unwrap_or_default())
     }
 
-    crate::codec::forward_to_folder!();
+    crate::codec::forward_to_folder!(tools: Option<w::ToolConfig>);
 }
 
 const F: Format = Format::Bedrock;

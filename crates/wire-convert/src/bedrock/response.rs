@@ -74,11 +74,7 @@ pub(super) fn stop_reason(r: &w::StopReason) -> StopReason {
         w::StopReason::MalformedModelOutput | w::StopReason::MalformedToolUse => StopKind::Error,
         _ => StopKind::Other,
     };
-    StopReason {
-        kind,
-        raw: Some(r.as_str().to_owned()),
-        format: Some(F),
-    }
+    StopReason::read(kind, r.as_str(), F)
 }
 
 /// Whether a usage value says nothing: zero, or an empty object (`serverToolUsage: {}`).

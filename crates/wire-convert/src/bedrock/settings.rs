@@ -257,27 +257,7 @@ pub(super) fn encode_tool_choice(
 /// Reports the settings Converse has no place for: seed, penalties, a parallel-call
 /// switch, and `stream` (a separate endpoint).
 pub(super) fn report_unplaced_settings(s: &Settings, ctx: &mut Ctx<'_>) {
-    for (set, key, what) in [
-        (s.seed.is_some(), "seed", "sampling seed"),
-        (
-            s.presence_penalty.is_some(),
-            "presence_penalty",
-            "presence penalty",
-        ),
-        (
-            s.frequency_penalty.is_some(),
-            "frequency_penalty",
-            "frequency penalty",
-        ),
-    ] {
-        if set {
-            ctx.dropped(
-                LossCode::FieldUnsupported,
-                format!("/settings/{key}"),
-                format!("bedrock converse has no {what}"),
-            );
-        }
-    }
+    crate::util::drop_seed_and_penalties(s, "bedrock converse", "sampling seed", ctx);
     if s.parallel_tool_calls == Some(false) {
         ctx.dropped(
             LossCode::FieldUnsupported,

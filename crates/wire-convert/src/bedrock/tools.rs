@@ -135,23 +135,7 @@ pub(super) fn encode_tool_list(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Vec<w::To
 fn encode_tool_def(def: ToolDef, at: &str, ctx: &mut Ctx<'_>) -> w::ToolSpec {
     let schema = match def.input_schema {
         None => passes::tools::no_parameters(),
-        Some(s) => {
-            let s = match def.dialect {
-                Dialect::GeminiOpenapi => schema::from_gemini(&s),
-                Dialect::JsonSchema => s,
-            };
-            match schema::wrap_non_object(&s) {
-                Some(wrapped) => {
-                    ctx.changed(
-                        LossCode::SchemaChanged,
-                        format!("{at}/input_schema"),
-                        "a non-object input schema is exposed as {\"input\": <schema>}",
-                    );
-                    wrapped
-                }
-                None => s,
-            }
-        }
+        Some(s) => schema::object_input(s, def.dialect, ctx, at),
     };
     if def.output_schema.is_some() {
         ctx.dropped(

@@ -5,10 +5,9 @@ use super::settings::{decode_response_format, decode_settings, decode_tool_choic
 use super::tools::decode_tool;
 use super::{DOCUMENT, F, FUNCTION, Turn};
 use crate::ids::synthetic_id;
-use crate::media::parse_data_url;
+use crate::media::source_of_url;
 use crate::model::{
-    self, Arguments, Json, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall,
-    ToolResult, Vendor,
+    self, Arguments, Json, Media, Message, Part, PartMeta, Role, Text, ToolCall, ToolResult, Vendor,
 };
 use crate::passes::tools::NO_TYPE;
 use crate::passes::tools::decode_tools;
@@ -164,15 +163,7 @@ fn decode_item(c: w::Content, ctx: &mut Ctx<'_>) -> Part {
             meta.vendor
                 .merge(Vendor::from_extra(F, &i.image_url.extra, &[]));
             meta.vendor.keep(F, "detail", &i.image_url.detail);
-            let (source, media_type) = match parse_data_url(&i.image_url.url) {
-                Some((mt, data)) => (Source::Base64 { data }, Some(mt)),
-                None => (
-                    Source::Url {
-                        url: i.image_url.url,
-                    },
-                    None,
-                ),
-            };
+            let (source, media_type) = source_of_url(i.image_url.url);
             Part::Image(Media {
                 source,
                 media_type,
@@ -265,11 +256,7 @@ pub(super) fn decode_call(call: w::ToolCall, id_base: &str, c: usize, ctx: &mut 
         v.set_field(F, &format!("{FUNCTION}{k}"), val.clone());
     }
     let arguments = match f.arguments {
-        Some(wire_types::Arguments::Text(t)) => Arguments::Text(t),
-        Some(wire_types::Arguments::Json(j)) => {
-            v.set_hint(F, ARGS_JSON, true);
-            Arguments::Value(j)
-        }
+        Some(a) => crate::util::read_arguments(a, &mut v, F, ARGS_JSON),
         None => {
             v.set_hint(F, NO_ARGUMENTS, true);
             Arguments::Text(String::new())
@@ -296,11 +283,7 @@ pub(super) fn decode_call(call: w::ToolCall, id_base: &str, c: usize, ctx: &mut 
 
 /// Appends the result of a `tool` message to the tool message at the end, or starts one.
 fn push_result(messages: &mut Vec<Message>, t: w::ToolMessage, at: &str, ctx: &mut Ctx<'_>) {
-    if messages.last().is_none_or(|m| m.role != Role::Tool) {
-        ctx.map(format_args!("/messages/{}", messages.len()), at.to_owned());
-        messages.push(Message::new(Role::Tool, Vec::new()));
-    }
-    let n = messages.len() - 1;
+    let n = crate::util::tool_message(messages, at, ctx);
     let k = messages.last().map_or(0, |m| m.content.len());
     let neutral = format!("/messages/{n}/content/{k}");
     ctx.map(neutral.clone(), at.to_owned());

@@ -6,12 +6,10 @@ use super::tools::encode_request_tools;
 use super::{DOCUMENT, F, FUNCTION, Turn};
 use crate::ctx::extra_from;
 use crate::media::data_url;
-use crate::model::{
-    self, Arguments, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
-};
+use crate::model::{self, Arguments, Message, Part, Role, Source, ToolCall, ToolResult, Vendor};
 use crate::passes::results;
 use crate::passes::tools::NO_TYPE;
-use crate::util::{self, drop_cache, opaque_elsewhere};
+use crate::util::{self, opaque_elsewhere, take_prefixed};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -123,14 +121,7 @@ fn encode_message(
                 let pat = format!("{at}/content/{j}");
                 match p {
                     Part::ToolResult(r) => out.push(encode_result(r, &pat, calls, ctx)),
-                    other => ctx.dropped(
-                        LossCode::PartUnsupported,
-                        pat,
-                        format!(
-                            "a {} part in a tool message has no place in {F}",
-                            other.kind()
-                        ),
-                    ),
+                    other => util::drop_tool_message_part(&other, pat, ctx),
                 }
             }
         }
@@ -191,9 +182,7 @@ fn encode_content(
     let mut out = Vec::with_capacity(parts.len());
     for (j, p) in parts {
         let pat = format!("{at}/content/{j}");
-        if !own && util::is_empty_text(&p, F) {
-            part_meta(p.meta(), &pat, ctx);
-            ctx.report_foreign_fields(&p.meta().vendor, &pat);
+        if util::skip_empty_text(&p, own, &pat, ctx) {
             empty = true;
             continue;
         }
@@ -227,14 +216,7 @@ fn encode_content(
 }
 
 /// Reports a part's cache marker and signature: Cohere has a place for neither.
-pub(super) fn part_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
-    drop_cache(ctx, meta, at);
-    ctx.report_unplaced_token(
-        meta.signature.as_ref(),
-        format_args!("{at}/signature"),
-        "a reasoning signature",
-    );
-}
+pub(super) use crate::util::drop_cache_and_signature as part_meta;
 
 /// A text item.
 pub(super) fn text_item(text: String) -> w::Content {
@@ -428,9 +410,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     let mut fields = ctx.vendor_fields(v, at);
     let arguments = match c.arguments {
         Arguments::Text(t) if t.is_empty() && v.flag(F, NO_ARGUMENTS) => None,
-        Arguments::Text(t) => Some(wire_types::Arguments::Text(t)),
-        Arguments::Value(val) if v.flag(F, ARGS_JSON) => Some(wire_types::Arguments::Json(val)),
-        Arguments::Value(val) => Some(wire_types::Arguments::Text(val.to_string())),
+        args => Some(util::write_arguments(args, v.flag(F, ARGS_JSON))),
     };
     let kind = if v.flag(F, NO_TYPE) {
         None
@@ -491,23 +471,6 @@ fn encode_result(
         content: content.unwrap_or(TextOrParts::Text(String::new())),
         extra: extra_from(fields, v, w::ToolMessage::FIELDS, ctx),
     })
-}
-
-/// Takes the fields whose key starts with `prefix` out of `fields`, keyed without it
-/// (`function.x` → `x`), in their order.
-fn take_prefixed(fields: &mut Map<String, Value>, prefix: &str) -> Map<String, Value> {
-    let keys: Vec<String> = fields
-        .keys()
-        .filter(|k| k.starts_with(prefix))
-        .cloned()
-        .collect();
-    let mut out = Map::new();
-    for k in keys {
-        if let Some(val) = fields.shift_remove(&k) {
-            out.insert(k[prefix.len()..].to_owned(), val);
-        }
-    }
-    out
 }
 
 /// The image `detail` (`auto`, `low`, `high`) that OpenAI Chat, Mistral and Cohere all

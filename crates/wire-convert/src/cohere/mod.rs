@@ -70,21 +70,11 @@ mod tools;
 pub(crate) struct Cohere;
 
 impl Codec for Cohere {
-    type Request = w::Request;
-    type Response = w::Response;
-    type Tools = Option<Vec<w::Tool>>;
     // Required by the SDK's response type: `id`, `finish_reason` and the `message`.
-    const RESPONSE_REQUIRES: Required = Required {
-        id: true,
-        model: false,
-        created: false,
-        usage: false,
-        stop_reason: true,
-        choice: true,
-    };
+    const RESPONSE_REQUIRES: Required = Required::NONE.id().stop_reason().choice();
 
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
-        request.messages.iter().map(wire_types::to_raw).collect()
+        crate::codec::raw_items(&request.messages)
     }
 
     crate::codec::forward_to_folder!();

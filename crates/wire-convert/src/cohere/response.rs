@@ -7,7 +7,7 @@ use super::{F, Turn};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, StopKind, StopReason, Usage, Vendor};
 use crate::passes::finish::{counts_dropped, stop_changed};
-use crate::passes::response::first_choice_only;
+use crate::passes::response::first_choice;
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use wire_types::TextOrParts;
@@ -66,11 +66,7 @@ pub(super) fn stop_reason(f: &w::FinishReason) -> StopReason {
         w::FinishReason::Error | w::FinishReason::Timeout => StopKind::Error,
         _ => StopKind::Other,
     };
-    StopReason {
-        kind,
-        raw: Some(f.as_str().to_owned()),
-        format: Some(F),
-    }
+    StopReason::read(kind, f.as_str(), F)
 }
 
 /// The usage: `tokens` counts, `cached_tokens`; `billed_units` is a vendor field.
@@ -126,20 +122,8 @@ pub(super) fn encode_response(
             format!("cohere responses do not name the model (`{model}`)"),
         );
     }
-    let mut message = None;
-    let mut finish_reason = None;
-    for (i, c) in resp.choices.into_iter().enumerate() {
-        let at = format!("/choices/{i}");
-        if !first_choice_only(
-            i,
-            &at,
-            "a cohere response has one message: further choices are dropped",
-            ctx,
-        ) {
-            continue;
-        }
-        ctx.report_foreign_fields(&c.vendor, &at);
-        let mut c = c;
+    let why = "a cohere response has one message: further choices are dropped";
+    let first = first_choice(resp.choices, why, ctx, |mut c, at, ctx| {
         if c.vendor.format == Some(F)
             && matches!(c.message.vendor.format, None | Some(F))
             && !c.message.vendor.fields.contains_key("citations")
@@ -160,18 +144,21 @@ pub(super) fn encode_response(
             Some(TextOrParts::Text(s)) if s.is_empty() => empty.then(Vec::new),
             Some(TextOrParts::Text(s)) => Some(vec![text_item(s)]),
         };
-        message = Some(w::ResponseMessage {
+        let message = w::ResponseMessage {
             role: t.role.or_else(|| (!same).then(|| "assistant".to_owned())),
             content,
             tool_plan: t.tool_plan,
             tool_calls: t.tool_calls,
             citations: t.citations,
             extra: t.extra,
-        });
-        finish_reason = c
+        };
+        let finish_reason = c
             .stop_reason
             .map(|r| encode_stop(&r, &format!("{at}/stop_reason"), ctx));
-    }
+        (message, finish_reason)
+    });
+    let (message, finish_reason) = first.unzip();
+    let finish_reason = finish_reason.flatten();
     Ok(w::Response {
         id: resp.id,
         finish_reason,
@@ -218,16 +205,11 @@ pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
         ],
         ctx,
     );
-    if let Some(t) = u.total_tokens {
-        let sum = u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0);
-        if t != sum {
-            ctx.dropped(
-                LossCode::UsageChanged,
-                "/usage/total_tokens",
-                format!("cohere reports no total ({t}, not the sum of input and output)"),
-            );
-        }
-    }
+    crate::passes::finish::total_dropped(
+        &u,
+        |t, _| format!("cohere reports no total ({t}, not the sum of input and output)"),
+        ctx,
+    );
     let kept = fields.shift_remove("tokens");
     let tokens = if kept.is_some()
         || u.input_tokens.is_some()

@@ -102,13 +102,10 @@ mod tools;
 pub(crate) struct Gemini;
 
 impl Codec for Gemini {
-    type Request = w::Request;
-    type Response = w::Response;
-    type Tools = Option<Vec<w::Tool>>;
     const ITEMS: &'static str = "contents";
 
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
-        request.contents.iter().map(wire_types::to_raw).collect()
+        crate::codec::raw_items(&request.contents)
     }
 
     crate::codec::forward_to_folder!();

@@ -115,11 +115,10 @@ fn decode_candidate(mut c: w::Candidate, i: usize, ctx: &mut Ctx<'_>) -> Result<
             message.vendor = mv;
         }
     }
-    let stop_reason = c.finish_reason.take().map(|r| StopReason {
-        kind: stop_kind(&r, has_calls),
-        raw: Some(r.as_str().to_owned()),
-        format: Some(F),
-    });
+    let stop_reason = c
+        .finish_reason
+        .take()
+        .map(|r| StopReason::read(stop_kind(&r, has_calls), r.as_str(), F));
     keep_rest(&mut cv, "", rest(&c, &[]));
     Ok(Choice {
         message,

@@ -4,8 +4,8 @@
 use super::F;
 use super::hints::{IS_ERROR_FALSE, NO_ARGUMENTS, RESOURCE, RESOURCE_NULLS, STRUCTURED};
 use crate::ctx::extra_from;
-use crate::model::{Media, Part, PartMeta, Source, ToolCall, ToolResult, Vendor};
-use crate::util::{drop_cache, opaque_elsewhere};
+use crate::model::{Media, Part, Source, ToolCall, ToolResult, Vendor};
+use crate::util::{drop_cache_and_signature, opaque_elsewhere};
 use crate::vendor::Fields;
 use crate::{Ctx, LossCode, media, passes};
 use serde_json::{Map, Value};
@@ -16,7 +16,7 @@ use wire_types::mcp as w;
 pub(crate) fn encode_call(c: ToolCall, ctx: &mut Ctx<'_>) -> w::CallToolParams {
     let v = &c.meta.vendor;
     let mut fields = ctx.vendor_fields(v, "");
-    cache_and_signature(&c.meta, "", ctx);
+    drop_cache_and_signature(&c.meta, "", ctx);
     let arguments = passes::object_arguments(c.arguments, "", ctx);
     // `{}` from a call that had no `arguments` leaves them out again.
     let arguments =
@@ -34,12 +34,12 @@ pub(crate) fn encode_call(c: ToolCall, ctx: &mut Ctx<'_>) -> w::CallToolParams {
 /// (`/content/2`, `/is_error`).
 pub(crate) fn encode_result(r: ToolResult, ctx: &mut Ctx<'_>) -> w::CallToolResult {
     let mut fields = ctx.vendor_fields(&r.meta.vendor, "");
-    cache_and_signature(&r.meta, "", ctx);
+    drop_cache_and_signature(&r.meta, "", ctx);
     let mut content = Vec::with_capacity(r.content.len());
     let mut structured: Option<Map<String, Value>> = None;
     for (k, p) in r.content.into_iter().enumerate() {
         let at = format!("/content/{k}");
-        cache_and_signature(p.meta(), &at, ctx);
+        drop_cache_and_signature(p.meta(), &at, ctx);
         match p {
             Part::Text(t) => content.push(text_block(t.text, &t.meta.vendor, &at, ctx)),
             Part::Refusal(t) => {
@@ -118,16 +118,6 @@ pub(crate) fn encode_result(r: ToolResult, ctx: &mut Ctx<'_>) -> w::CallToolResu
         meta: fields.take_as("_meta"),
         extra: extra_from(fields, &r.meta.vendor, w::CallToolResult::FIELDS, ctx),
     }
-}
-
-/// Reports a cache marker or signature on a part (MCP has neither).
-fn cache_and_signature(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
-    drop_cache(ctx, meta, at);
-    ctx.report_unplaced_token(
-        meta.signature.as_ref(),
-        format_args!("{at}/signature"),
-        "a reasoning signature",
-    );
 }
 
 /// A text block with nothing but its text.

@@ -171,21 +171,7 @@ fn encode_tool(def: ToolDef, at: &str, names: &NameMap, ctx: &mut Ctx<'_>) -> w:
 /// object schema (another one wrapped as `{"input": <schema>}`), `"type": "object"`
 /// declared; a loss for each change.
 fn input_schema(s: Value, dialect: Dialect, at: &str, ctx: &mut Ctx<'_>) -> Map<String, Value> {
-    let s = match dialect {
-        Dialect::GeminiOpenapi => schema::from_gemini(&s),
-        Dialect::JsonSchema => s,
-    };
-    let s = match schema::wrap_non_object(&s) {
-        Some(wrapped) => {
-            ctx.changed(
-                LossCode::SchemaChanged,
-                format!("{at}/input_schema"),
-                "a non-object input schema is exposed as {\"input\": <schema>}",
-            );
-            wrapped
-        }
-        None => s,
-    };
+    let s = schema::object_input(s, dialect, ctx, at);
     match s {
         Value::Object(m) => {
             let (m, added) = object_type(m);

@@ -7,10 +7,9 @@ use super::settings::{decode_output_format, decode_settings, decode_tool_choice}
 use super::tools::decode_tool;
 use super::{F, FUNCTION_FIELD};
 use crate::ids::synthetic_id;
-use crate::media::parse_data_url;
+use crate::media::source_of_url;
 use crate::model::{
-    self, Arguments, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult,
-    Vendor,
+    self, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult, Vendor,
 };
 use crate::passes::tools::NO_TYPE;
 use crate::passes::tools::decode_tools;
@@ -138,14 +137,6 @@ fn decode_content(
     }
 }
 
-/// A URL, or the base64 and media type of a `data:` URL.
-fn source_of(url: String) -> (Source, Option<String>) {
-    match parse_data_url(&url) {
-        Some((mt, data)) => (Source::Base64 { data }, Some(mt)),
-        None => (Source::Url { url }, None),
-    }
-}
-
 pub(super) fn decode_chunk(c: w::ContentChunk, ctx: &mut Ctx<'_>) -> Part {
     match c {
         w::ContentChunk::Text(t) => Part::Text(Text {
@@ -167,7 +158,7 @@ pub(super) fn decode_chunk(c: w::ContentChunk, ctx: &mut Ctx<'_>) -> Part {
                     o.url
                 }
             };
-            let (source, media_type) = source_of(url);
+            let (source, media_type) = source_of_url(url);
             Part::Image(Media {
                 source,
                 media_type,
@@ -176,7 +167,7 @@ pub(super) fn decode_chunk(c: w::ContentChunk, ctx: &mut Ctx<'_>) -> Part {
             })
         }
         w::ContentChunk::DocumentUrl(d) => {
-            let (source, media_type) = source_of(d.document_url);
+            let (source, media_type) = source_of_url(d.document_url);
             Part::Document(Media {
                 source,
                 media_type,
@@ -284,13 +275,7 @@ fn decode_call(call: w::ToolCall, id_base: &str, c: usize) -> Part {
     for (k, val) in f.extra.fields() {
         v.set_field(F, &format!("{FUNCTION_FIELD}{k}"), val.clone());
     }
-    let arguments = match f.arguments {
-        wire_types::Arguments::Text(t) => Arguments::Text(t),
-        wire_types::Arguments::Json(j) => {
-            v.set_hint(F, ARGS_JSON, true);
-            Arguments::Value(j)
-        }
-    };
+    let arguments = crate::util::read_arguments(f.arguments, &mut v, F, ARGS_JSON);
     let (id, synthetic) = match call.id {
         Some(id) => (id, false),
         None => {
@@ -318,11 +303,7 @@ fn push_result(
     at: &str,
     ctx: &mut Ctx<'_>,
 ) {
-    if messages.last().is_none_or(|m| m.role != Role::Tool) {
-        ctx.map(format_args!("/messages/{}", messages.len()), at.to_owned());
-        messages.push(Message::new(Role::Tool, Vec::new()));
-    }
-    let n = messages.len() - 1;
+    let n = crate::util::tool_message(messages, at, ctx);
     let k = messages.last().map_or(0, |m| m.content.len());
     let neutral = format!("/messages/{n}/content/{k}");
     ctx.map(neutral.clone(), at.to_owned());

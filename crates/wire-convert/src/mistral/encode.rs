@@ -9,12 +9,11 @@ use super::{F, FUNCTION_FIELD};
 use crate::ctx::extra_from;
 use crate::media::data_url;
 use crate::model::{
-    self, Arguments, Json, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult,
-    Vendor,
+    self, Json, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult, Vendor,
 };
 use crate::passes::results;
 use crate::passes::tools::NO_TYPE;
-use crate::util::{self, drop_cache, opaque_elsewhere};
+use crate::util::{self, drop_cache_and_signature, opaque_elsewhere};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -135,14 +134,7 @@ fn encode_message(
                 let pat = format!("{at}/content/{j}");
                 match p {
                     Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, ctx)),
-                    other => ctx.dropped(
-                        LossCode::PartUnsupported,
-                        pat,
-                        format!(
-                            "a {} part in a tool message has no place in {F}",
-                            other.kind()
-                        ),
-                    ),
+                    other => util::drop_tool_message_part(&other, pat, ctx),
                 }
             }
             // Mistral rejects a user message right after tool results ("Unexpected role
@@ -198,9 +190,7 @@ fn encode_content(
     let mut out = Vec::with_capacity(parts.len());
     for (j, p) in parts {
         let pat = format!("{at}/content/{j}");
-        if !own && util::is_empty_text(&p, F) {
-            report_unplaced_meta(p.meta(), &pat, ctx);
-            ctx.report_foreign_fields(&p.meta().vendor, &pat);
+        if util::skip_empty_text(&p, own, &pat, ctx) {
             empty = true;
             continue;
         }
@@ -239,16 +229,6 @@ fn encode_content(
     })
 }
 
-/// Reports what of a part's meta Mistral has no place for: a cache marker, a signature.
-fn report_unplaced_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
-    drop_cache(ctx, meta, at);
-    ctx.report_unplaced_token(
-        meta.signature.as_ref(),
-        format_args!("{at}/signature"),
-        "a reasoning signature",
-    );
-}
-
 /// A text chunk with nothing but its text.
 fn text_chunk(text: String) -> w::ContentChunk {
     w::ContentChunk::Text(w::TextChunk {
@@ -259,7 +239,7 @@ fn text_chunk(text: String) -> w::ContentChunk {
 
 /// One content chunk. Tool calls and results are handled by the callers.
 fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk> {
-    report_unplaced_meta(p.meta(), at, ctx);
+    drop_cache_and_signature(p.meta(), at, ctx);
     match p {
         Part::Text(t) => Some(w::ContentChunk::Text(w::TextChunk {
             text: t.text,
@@ -470,14 +450,10 @@ pub(super) fn encode_turn(m: Message, at: &str, ctx: &mut Ctx<'_>) -> EncodedTur
 }
 
 fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
-    report_unplaced_meta(&c.meta, at, ctx);
+    drop_cache_and_signature(&c.meta, at, ctx);
     let v = &c.meta.vendor;
     let mut fields = ctx.vendor_fields(v, at);
-    let arguments = match c.arguments {
-        Arguments::Text(t) => wire_types::Arguments::Text(t),
-        Arguments::Value(val) if v.flag(F, ARGS_JSON) => wire_types::Arguments::Json(val),
-        Arguments::Value(val) => wire_types::Arguments::Text(val.to_string()),
-    };
+    let arguments = util::write_arguments(c.arguments, v.flag(F, ARGS_JSON));
     let kind = if v.flag(F, NO_TYPE) {
         None
     } else {
@@ -526,7 +502,7 @@ fn encode_result(
 ) -> w::Message {
     let v = &r.meta.vendor;
     let fields = ctx.vendor_fields(v, at);
-    report_unplaced_meta(&r.meta, at, ctx);
+    drop_cache_and_signature(&r.meta, at, ctx);
     // A structured result is the tool's answer: its JSON text is the content.
     let mut parts = Vec::with_capacity(r.content.len());
     for (k, p) in r.content.into_iter().enumerate() {
@@ -541,7 +517,7 @@ fn encode_result(
             k,
             match p {
                 Part::Json(j) => {
-                    report_unplaced_meta(&j.meta, &pat, ctx);
+                    drop_cache_and_signature(&j.meta, &pat, ctx);
                     ctx.report_foreign_fields(&j.meta.vendor, &pat);
                     Part::Text(Text {
                         text: j.value.to_string(),

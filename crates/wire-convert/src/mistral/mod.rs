@@ -67,22 +67,12 @@ mod tools;
 pub(crate) struct Mistral;
 
 impl Codec for Mistral {
-    type Request = w::Request;
-    type Response = w::Response;
-    type Tools = Option<Vec<w::Tool>>;
     // Required by the SDK's response type: `id`, `model`, `created`, `usage` and every
     // choice's `finish_reason`.
-    const RESPONSE_REQUIRES: Required = Required {
-        id: true,
-        model: true,
-        created: true,
-        usage: true,
-        stop_reason: true,
-        choice: false,
-    };
+    const RESPONSE_REQUIRES: Required = Required::NONE.id().model().created().usage().stop_reason();
 
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
-        request.messages.iter().map(wire_types::to_raw).collect()
+        crate::codec::raw_items(&request.messages)
     }
 
     crate::codec::forward_to_folder!();

@@ -8,12 +8,13 @@ use super::settings::{
     encode_format, encode_options, encode_stream, encode_think, encode_tool_choice,
 };
 use super::tools::encode_tools;
-use super::{F, FUNCTION, Pending, plain_message, role_name, take_prefixed};
+use super::{F, FUNCTION, Pending, plain_message, role_name};
 use crate::ctx::extra_from;
 use crate::model::{
     self, Media, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
 };
-use crate::util::{self, drop_cache, opaque_elsewhere};
+use crate::util::take_prefixed;
+use crate::util::{self, drop_cache_and_signature, opaque_elsewhere};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode, passes};
 use serde_json::Value;
@@ -78,14 +79,7 @@ fn encode_message(
             let pat = format!("{at}/content/{j}");
             match p {
                 Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, st, ctx)),
-                other => ctx.dropped(
-                    LossCode::PartUnsupported,
-                    pat,
-                    format!(
-                        "a {} part in a tool message has no place in {F}",
-                        other.kind()
-                    ),
-                ),
+                other => util::drop_tool_message_part(&other, pat, ctx),
             }
         }
         if !moved.is_empty() {
@@ -223,18 +217,8 @@ fn encode_reasoning(r: model::Reasoning, at: &str, g: &mut Gathered, ctx: &mut C
 /// Reports what a part's metadata carries that Ollama has no place for: a cache marker,
 /// a signature, another format's fields.
 pub(super) fn part_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
-    cache_and_signature(meta, at, ctx);
+    drop_cache_and_signature(meta, at, ctx);
     ctx.report_foreign_fields(&meta.vendor, at);
-}
-
-/// Reports a part's cache marker and signature: Ollama has a place for neither.
-fn cache_and_signature(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
-    drop_cache(ctx, meta, at);
-    ctx.report_unplaced_token(
-        meta.signature.as_ref(),
-        format_args!("{at}/signature"),
-        "a reasoning signature",
-    );
 }
 
 /// One part of an assistant message alone, as a message (a stream line): its text,
@@ -349,7 +333,7 @@ fn encode_image(m: Media, at: &str, ctx: &mut Ctx<'_>) -> Option<String> {
 /// An assistant's tool call: object arguments, `type` and `function` fields as the
 /// source had them.
 pub(super) fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
-    cache_and_signature(&c.meta, at, ctx);
+    drop_cache_and_signature(&c.meta, at, ctx);
     let v = &c.meta.vendor;
     let mut fields = ctx.vendor_fields(v, at);
     let arguments = passes::object_arguments(c.arguments, at, ctx).into_wire();
@@ -392,7 +376,7 @@ fn encode_result(
 ) -> w::Message {
     let v = &r.meta.vendor;
     let mut fields = ctx.vendor_fields(v, at);
-    cache_and_signature(&r.meta, at, ctx);
+    drop_cache_and_signature(&r.meta, at, ctx);
     let mut g = Gathered::default();
     for (k, p) in r.content.into_iter().enumerate() {
         let pat = format!("{at}/content/{k}");

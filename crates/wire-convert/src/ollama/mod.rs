@@ -65,7 +65,6 @@
 
 use crate::codec::Codec;
 use crate::model::{self};
-use serde_json::{Map, Value};
 use wire_types::Format;
 use wire_types::ollama as w;
 
@@ -83,12 +82,8 @@ mod tools;
 pub(crate) struct Ollama;
 
 impl Codec for Ollama {
-    type Request = w::Request;
-    type Response = w::Response;
-    type Tools = Option<Vec<w::Tool>>;
-
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
-        request.messages.iter().map(wire_types::to_raw).collect()
+        crate::codec::raw_items(&request.messages)
     }
 
     crate::codec::forward_to_folder!();
@@ -168,21 +163,4 @@ fn plain_message(role: w::Role) -> w::Message {
         tool_call_id: None,
         extra: wire_types::Extra::new(),
     }
-}
-
-/// Takes the fields whose key starts with `prefix` out of `fields`, keyed without it
-/// (`options.num_ctx` → `num_ctx`), in their order.
-fn take_prefixed(fields: &mut Map<String, Value>, prefix: &str) -> Map<String, Value> {
-    let keys: Vec<String> = fields
-        .keys()
-        .filter(|k| k.starts_with(prefix))
-        .cloned()
-        .collect();
-    let mut out = Map::new();
-    for k in keys {
-        if let Some(val) = fields.shift_remove(&k) {
-            out.insert(k[prefix.len()..].to_owned(), val);
-        }
-    }
-    out
 }

@@ -7,7 +7,7 @@ use super::{F, plain_message};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, Role, StopKind, StopReason, Usage, Vendor};
 use crate::passes::finish::{counts_dropped, stop_changed};
-use crate::passes::response::first_choice_only;
+use crate::passes::response::first_choice;
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode, util};
 use serde_json::Value;
@@ -117,11 +117,7 @@ fn stop_reason(d: &w::DoneReason, calls: bool) -> StopReason {
         w::DoneReason::Length => StopKind::MaxTokens,
         _ => StopKind::Other,
     };
-    StopReason {
-        kind,
-        raw: Some(d.as_str().to_owned()),
-        format: Some(F),
-    }
+    StopReason::read(kind, d.as_str(), F)
 }
 
 /// Encodes a neutral response as an `/api/chat` response.
@@ -139,31 +135,18 @@ pub(super) fn encode_response(
             format!("ollama responses have no id (`{id}`)"),
         );
     }
-    let mut message = None;
-    let mut done_reason = None;
-    for (i, c) in resp.choices.into_iter().enumerate() {
-        let at = format!("/choices/{i}");
-        if !first_choice_only(
-            i,
-            &at,
-            "an ollama response has one message: further choices are dropped",
-            ctx,
-        ) {
-            continue;
-        }
-        ctx.report_foreign_fields(&c.vendor, &at);
+    let why = "an ollama response has one message: further choices are dropped";
+    let first = first_choice(resp.choices, why, ctx, |c, at, ctx| {
         let mut st = State::default();
-        message = Some(encode_turn(
-            c.message,
-            &format!("{at}/message"),
-            &mut st,
-            ctx,
-        ));
-        done_reason = c
+        let message = encode_turn(c.message, &format!("{at}/message"), &mut st, ctx);
+        let done_reason = c
             .stop_reason
             .filter(|_| !c.vendor.flag(F, NO_DONE_REASON))
             .map(|r| encode_stop(&r, &format!("{at}/stop_reason"), ctx));
-    }
+        (message, done_reason)
+    });
+    let (mut message, done_reason) = first.unzip();
+    let mut done_reason = done_reason.flatten();
     if message.is_none() && !(same && v.flag(F, NO_MESSAGE)) {
         message = Some(plain_message(w::Role::Assistant));
     }
@@ -230,15 +213,10 @@ fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> (Option<u64>, Option<u64>) {
         ],
         ctx,
     );
-    if let Some(t) = u.total_tokens {
-        let sum = u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0);
-        if t != sum {
-            ctx.dropped(
-                LossCode::UsageChanged,
-                "/usage/total_tokens",
-                format!("ollama reports no total ({t}, not the sum of input and output)"),
-            );
-        }
-    }
+    crate::passes::finish::total_dropped(
+        &u,
+        |t, _| format!("ollama reports no total ({t}, not the sum of input and output)"),
+        ctx,
+    );
     (u.input_tokens, u.output_tokens)
 }

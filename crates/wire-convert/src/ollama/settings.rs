@@ -2,8 +2,9 @@
 //! choice (Ollama has none) and `format`.
 
 use super::hints::{NO_STREAM, OPTIONS};
-use super::{F, OPTION, take_prefixed};
+use super::{F, OPTION};
 use crate::model::{OutputFormat, ReasoningConfig, Settings, ToolChoice, Vendor};
+use crate::util::take_prefixed;
 use crate::vendor::Fields;
 use crate::{Ctx, LossCode};
 use serde_json::{Map, Value};

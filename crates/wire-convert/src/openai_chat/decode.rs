@@ -7,10 +7,9 @@ use super::hints::{
 use super::settings::{decode_output_format, decode_settings, decode_tool_choice};
 use super::tools::decode_tool;
 use crate::ids::synthetic_id;
-use crate::media::parse_data_url;
+use crate::media::{parse_data_url, source_of_url};
 use crate::model::{
-    self, Arguments, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult,
-    Vendor,
+    self, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult, Vendor,
 };
 use crate::passes::tools::NO_TYPE;
 use crate::passes::tools::decode_tools;
@@ -174,15 +173,7 @@ fn decode_part(p: w::ContentPart, ctx: &mut Ctx<'_>) -> Part {
             if let Some(d) = i.image_url.detail {
                 meta.vendor.set_field(F, "detail", Value::String(d));
             }
-            let (source, media_type) = match parse_data_url(&i.image_url.url) {
-                Some((mt, data)) => (Source::Base64 { data }, Some(mt)),
-                None => (
-                    Source::Url {
-                        url: i.image_url.url,
-                    },
-                    None,
-                ),
-            };
+            let (source, media_type) = source_of_url(i.image_url.url);
             Part::Image(Media {
                 source,
                 media_type,
@@ -347,13 +338,7 @@ fn decode_call(call: w::ToolCall, neutral: &str, c: usize, ctx: &mut Ctx<'_>) ->
     if !v.fields.is_empty() || !v.hints.is_empty() {
         v.format = Some(F);
     }
-    let arguments = match arguments {
-        wire_types::Arguments::Text(t) => Arguments::Text(t),
-        wire_types::Arguments::Json(j) => {
-            v.set_hint(F, ARGS_JSON, true);
-            Arguments::Value(j)
-        }
-    };
+    let arguments = util::read_arguments(arguments, v, F, ARGS_JSON);
     let (id, synthetic) = match call.id {
         Some(id) => (id, false),
         None => {
@@ -395,11 +380,7 @@ fn decode_tool_message(t: w::ToolMessage, ctx: &mut Ctx<'_>) -> ToolResult {
 
 /// Appends a result to the tool message at the end, or starts one.
 fn push_result(messages: &mut Vec<Message>, result: ToolResult, at: &str, ctx: &mut Ctx<'_>) {
-    if messages.last().is_none_or(|m| m.role != Role::Tool) {
-        ctx.map(("/messages/", messages.len()), at);
-        messages.push(Message::new(Role::Tool, Vec::new()));
-    }
-    let n = messages.len() - 1;
+    let n = util::tool_message(messages, at, ctx);
     if let Some(last) = messages.last_mut() {
         ctx.map(("/messages/", n, "/content/", last.content.len()), at);
         last.content.push(Part::ToolResult(result));

@@ -8,11 +8,9 @@ use super::settings::{encode_output_format, encode_settings, encode_tool_choice}
 use super::tools::encode_tools;
 use crate::ctx::extra_from;
 use crate::media::data_url;
-use crate::model::{
-    self, Arguments, Json, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
-};
+use crate::model::{self, Json, Message, Part, Role, Source, ToolCall, ToolResult, Vendor};
 use crate::passes::tools::NO_TYPE;
-use crate::util::{self, drop_cache, opaque_elsewhere, set_path};
+use crate::util::{self, drop_cache, drop_cache_and_signature, opaque_elsewhere, set_path};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -123,16 +121,7 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
                 set_path(&mut pat, at, "content", j);
                 match p {
                     Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, ctx)),
-                    other => {
-                        ctx.dropped(
-                            LossCode::PartUnsupported,
-                            pat.clone(),
-                            format!(
-                                "a {} part in a tool message has no place in {F}",
-                                other.kind()
-                            ),
-                        );
-                    }
+                    other => util::drop_tool_message_part(&other, pat.clone(), ctx),
                 }
             }
             ctx.give_back(pat);
@@ -157,7 +146,7 @@ fn encode_result(
     ctx: &mut Ctx<'_>,
 ) -> w::Message {
     let fields = ctx.vendor_fields(&r.meta.vendor, at);
-    report_unplaced_meta(&r.meta, at, ctx);
+    drop_cache_and_signature(&r.meta, at, ctx);
     let as_parts = r.meta.vendor.flag(F, PARTS);
     let function_role = r.meta.vendor.flag(F, FUNCTION_ROLE);
     // The common result, one plain text, becomes the string content without a list.
@@ -283,17 +272,6 @@ fn encode_content(
     })
 }
 
-/// Reports what of a part's meta this format has no place for: a cache marker, a
-/// signature.
-fn report_unplaced_meta(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
-    drop_cache(ctx, meta, at);
-    ctx.report_unplaced_token(
-        meta.signature.as_ref(),
-        format_args!("{at}/signature"),
-        "a reasoning signature",
-    );
-}
-
 /// A text part with nothing but its text.
 fn text_part(text: String) -> w::ContentPart {
     w::ContentPart::Text(w::TextPart {
@@ -324,7 +302,7 @@ fn joined(parts: Vec<w::ContentPart>, sep: &str) -> String {
 
 /// One content part. Tool calls, results and reasoning are handled by the callers.
 fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
-    report_unplaced_meta(p.meta(), at, ctx);
+    drop_cache_and_signature(p.meta(), at, ctx);
     match p {
         Part::Text(t) => Some(w::ContentPart::Text(w::TextPart {
             text: t.text,
@@ -560,7 +538,7 @@ pub(super) fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) ->
         for (p, j) in content_parts.into_iter().zip(&content_at) {
             set_path(&mut pat_buf, at, "content", *j);
             let pat = pat_buf.as_str();
-            report_unplaced_meta(p.meta(), pat, ctx);
+            drop_cache_and_signature(p.meta(), pat, ctx);
             ctx.report_foreign_fields(&p.meta().vendor, pat);
             if let Part::Text(t) = p {
                 text.push(t.text);
@@ -624,16 +602,12 @@ pub(super) fn encode_assistant_parts(m: Message, at: &str, ctx: &mut Ctx<'_>) ->
 
 /// A tool call: the nested form unless the source used the flat one (hint [`FLAT`]).
 fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
-    report_unplaced_meta(&c.meta, at, ctx);
+    drop_cache_and_signature(&c.meta, at, ctx);
     let mut vendor = c.meta.vendor;
     let mut fields = ctx.take_vendor_fields(&mut vendor, at);
     let v = &vendor;
     let args_json = v.flag(F, ARGS_JSON);
-    let arguments = match c.arguments {
-        Arguments::Text(t) => wire_types::Arguments::Text(t),
-        Arguments::Value(val) if args_json => wire_types::Arguments::Json(val),
-        Arguments::Value(val) => wire_types::Arguments::Text(val.to_string()),
-    };
+    let arguments = util::write_arguments(c.arguments, args_json);
     let kind = if v.flag(F, NO_TYPE) {
         None
     } else {

@@ -36,19 +36,9 @@ mod tools;
 pub(crate) struct OpenaiChat;
 
 impl Codec for OpenaiChat {
-    type Request = w::Request;
-    type Response = w::Response;
-    type Tools = Option<Vec<w::Tool>>;
     // Required by the SDK's response type: `id`, `model`, `created` and every choice's
     // `finish_reason`.
-    const RESPONSE_REQUIRES: Required = Required {
-        id: true,
-        model: true,
-        created: true,
-        usage: false,
-        stop_reason: true,
-        choice: false,
-    };
+    const RESPONSE_REQUIRES: Required = Required::NONE.id().model().created().stop_reason();
 
     /// A bare tools array may leave out `"type": "function"` (`[{"function": {…}}]`, as
     /// some clients write it): such a tool is read as a function tool, and written back
@@ -61,15 +51,11 @@ impl Codec for OpenaiChat {
                 }
             }
         }
-        let mut body = serde_json::json!({"model": "", "messages": items});
-        if !tools.is_null() {
-            body["tools"] = tools;
-        }
-        body
+        Value::Object(crate::codec::bare_body::<Self>(items, tools))
     }
 
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
-        request.messages.iter().map(wire_types::to_raw).collect()
+        crate::codec::raw_items(&request.messages)
     }
 
     crate::codec::forward_to_folder!();

@@ -98,11 +98,7 @@ pub(super) fn stop_reason(f: &w::FinishReason) -> StopReason {
         w::FinishReason::ContentFilter => StopKind::ContentFilter,
         _ => StopKind::Other,
     };
-    StopReason {
-        kind,
-        raw: Some(f.as_str().to_owned()),
-        format: Some(F),
-    }
+    StopReason::read(kind, f.as_str(), F)
 }
 
 pub(super) fn decode_usage(u: w::Usage) -> Usage {

@@ -10,10 +10,9 @@ use super::tools::decode_tool;
 use super::{
     F, MSG_FIELD, keep_blank, note_absent, opaque_item, opaque_part, rest, to_map, user_side,
 };
-use crate::media::parse_data_url;
+use crate::media::{parse_data_url, source_of_url};
 use crate::model::{
-    self, Arguments, Media, Message, Part, PartMeta, Role, Signed, Source, Text, ToolCall,
-    ToolResult, Vendor,
+    self, Media, Message, Part, PartMeta, Role, Signed, Source, Text, ToolCall, ToolResult, Vendor,
 };
 use crate::{Ctx, Error};
 use serde_json::{Map, Value};
@@ -376,10 +375,7 @@ fn decode_image(mut i: w::InputImage) -> Part {
             if let Some(f) = file_id {
                 map.insert("file_id".into(), Value::String(f));
             }
-            match parse_data_url(&url) {
-                Some((mt, data)) => (Source::Base64 { data }, Some(mt)),
-                None => (Source::Url { url }, None),
-            }
+            source_of_url(url)
         }
         (None, Some(file_id)) => (Source::FileId { file_id }, None),
         (None, None) => no_source(&mut vendor),
@@ -446,13 +442,7 @@ fn decode_call(c: w::FunctionCall) -> Part {
         map.remove(k);
     }
     let mut vendor = rest(map);
-    let arguments = match c.arguments {
-        wire_types::Arguments::Text(t) => Arguments::Text(t),
-        wire_types::Arguments::Json(j) => {
-            vendor.set_hint(F, ARGS_JSON, true);
-            Arguments::Value(j)
-        }
-    };
+    let arguments = crate::util::read_arguments(c.arguments, &mut vendor, F, ARGS_JSON);
     Part::ToolCall(ToolCall {
         id: c.call_id,
         synthetic_id: false,
@@ -590,11 +580,7 @@ fn push_result(
     at: &str,
     ctx: &mut Ctx<'_>,
 ) {
-    if messages.last().is_none_or(|m| m.role != Role::Tool) {
-        ctx.map(format_args!("/messages/{}", messages.len()), at.to_owned());
-        messages.push(Message::new(Role::Tool, Vec::new()));
-    }
-    let n = messages.len() - 1;
+    let n = crate::util::tool_message(messages, at, ctx);
     if let Some(last) = messages.last_mut() {
         let here = format!("/messages/{n}/content/{}", last.content.len());
         for (j, src) in sources.into_iter().enumerate() {

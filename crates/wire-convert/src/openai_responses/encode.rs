@@ -6,15 +6,13 @@ use super::hints::{
 };
 use super::settings::{encode_settings, encode_tool_choice};
 use super::tools::encode_tools;
-use super::{
-    F, MSG_FIELD, from_map, from_map_value, is_absent, is_item, meta_losses, rebuild, tagged,
-};
+use super::{F, MSG_FIELD, from_map, from_map_value, is_absent, is_item, rebuild, tagged};
 use crate::media::data_url;
 use crate::model::{
     self, Arguments, Media, Message, Opaque, Part, PartMeta, Role, Source, ToolCall, ToolResult,
     Vendor,
 };
-use crate::util::{self, drop_cache, opaque_elsewhere};
+use crate::util::{self, drop_cache, drop_cache_and_signature, opaque_elsewhere};
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value, json};
 use wire_types::openai_responses as w;
@@ -65,14 +63,7 @@ pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
                         Part::ToolResult(r) => items.push(encode_function_output(r, &pat, ctx)?),
                         // A `custom_tool_call_output` (or another output item) kept whole.
                         Part::Opaque(o) if is_item(&o) => items.push(item_of(o, &pat)?),
-                        other => ctx.dropped(
-                            LossCode::PartUnsupported,
-                            pat,
-                            format!(
-                                "a {} part in a tool message has no place in {F}",
-                                other.kind()
-                            ),
-                        ),
+                        other => util::drop_tool_message_part(&other, pat, ctx),
                     }
                 }
             }
@@ -111,7 +102,7 @@ fn instructions_text(m: Message, at: &str, ctx: &mut Ctx<'_>) -> String {
         let pat = format!("{at}/content/{j}");
         match p {
             Part::Text(t) => {
-                meta_losses(&t.meta, &pat, ctx);
+                drop_cache_and_signature(&t.meta, &pat, ctx);
                 ctx.report_foreign_fields(&t.meta.vendor, &pat);
                 text.push_str(&t.text);
             }
@@ -266,7 +257,7 @@ pub(super) fn encode_assistant(
         // Text-like parts join the current message item (or start one).
         let (text, refusal, meta) = match p {
             Part::Text(t) if calls && t.text.is_empty() && t.meta.vendor.format != Some(F) => {
-                meta_losses(&t.meta, &pat, ctx);
+                drop_cache_and_signature(&t.meta, &pat, ctx);
                 ctx.report_foreign_fields(&t.meta.vendor, &pat);
                 continue;
             }
@@ -327,7 +318,7 @@ pub(super) fn encode_assistant(
             }
         };
         let text = text.unwrap_or_default();
-        meta_losses(&meta, &pat, ctx);
+        drop_cache_and_signature(&meta, &pat, ctx);
         let mut fields = rebuild(&meta.vendor, ctx, &pat);
         if let Some(item) = MsgItem::from_hint(&meta.vendor, &mut fields, &pat) {
             flush(&mut cur, out)?;
@@ -380,7 +371,7 @@ fn text_part(
 
 /// A tool call as a `function_call` item.
 fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> Result<w::Item, Error> {
-    meta_losses(&c.meta, at, ctx);
+    drop_cache_and_signature(&c.meta, at, ctx);
     let v = &c.meta.vendor;
     let mut map = rebuild(v, ctx, at);
     map.insert("call_id".into(), Value::String(c.id));
@@ -524,7 +515,7 @@ fn encode_input_part(
     at: &str,
     ctx: &mut Ctx<'_>,
 ) -> Result<Option<w::ContentPart>, Error> {
-    meta_losses(p.meta(), at, ctx);
+    drop_cache_and_signature(p.meta(), at, ctx);
     Ok(Some(match p {
         Part::Text(t) => {
             let fields = rebuild(&t.meta.vendor, ctx, at);
@@ -705,7 +696,7 @@ pub(super) fn encode_function_output(
     at: &str,
     ctx: &mut Ctx<'_>,
 ) -> Result<w::Item, Error> {
-    meta_losses(&r.meta, at, ctx);
+    drop_cache_and_signature(&r.meta, at, ctx);
     let v = &r.meta.vendor;
     let mut map = rebuild(v, ctx, at);
     let mut parts = Vec::with_capacity(r.content.len());
@@ -714,7 +705,7 @@ pub(super) fn encode_function_output(
         let part = match p {
             // A structured result is its JSON text here.
             Part::Json(j) => {
-                meta_losses(&j.meta, &pat, ctx);
+                drop_cache_and_signature(&j.meta, &pat, ctx);
                 ctx.report_foreign_fields(&j.meta.vendor, &pat);
                 Some(text_part(
                     j.value.to_string(),

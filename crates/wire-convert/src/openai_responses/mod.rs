@@ -49,7 +49,6 @@
 use crate::codec::Codec;
 use crate::model::{Opaque, Part, PartMeta, Vendor};
 use crate::passes::response::Required;
-use crate::util::drop_cache;
 use crate::{Ctx, Error};
 use hints::{ABSENT, ITEM, KEPT};
 use serde::Serialize;
@@ -74,23 +73,13 @@ pub(crate) use tools::{custom_call, custom_output, custom_tool};
 pub(crate) struct OpenaiResponses;
 
 impl Codec for OpenaiResponses {
-    type Request = w::Request;
-    type Response = w::Response;
-    type Tools = Option<Vec<w::Tool>>;
     const ITEMS: &'static str = "input";
     // Required by the SDK's response type: `id`, `model` and `created_at`.
-    const RESPONSE_REQUIRES: Required = Required {
-        id: true,
-        model: true,
-        created: true,
-        usage: false,
-        stop_reason: false,
-        choice: false,
-    };
+    const RESPONSE_REQUIRES: Required = Required::NONE.id().model().created();
 
     fn items(request: &w::Request) -> Vec<Box<serde_json::value::RawValue>> {
         match &request.input {
-            Some(w::Input::Items(items)) => items.iter().map(wire_types::to_raw).collect(),
+            Some(w::Input::Items(items)) => crate::codec::raw_items(items),
             // The string form is one user message.
             Some(w::Input::Text(text)) => {
                 vec![wire_types::to_raw(
@@ -237,16 +226,6 @@ fn rebuild(v: &Vendor, ctx: &mut Ctx<'_>, at: &str) -> Map<String, Value> {
     }
     m.extend(ctx.vendor_fields(v, at));
     m
-}
-
-/// Losses for what no Responses part carries: a cache marker, a signature.
-fn meta_losses(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
-    drop_cache(ctx, meta, at);
-    ctx.report_unplaced_token(
-        meta.signature.as_ref(),
-        format_args!("{at}/signature"),
-        "a reasoning signature",
-    );
 }
 
 /// An opaque part holding a whole item.

@@ -4,7 +4,7 @@ use super::decode::push_assistant_item;
 use super::encode::{Mode, encode_assistant};
 use super::{F, from_map, is_absent, note_absent, put_sub, rebuild, rest, to_map};
 use crate::model::{self, Choice, Message, Role, StopKind, StopReason, Usage, Vendor};
-use crate::passes::response::first_choice_only;
+use crate::passes::response::first_choice;
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
 use wire_types::openai_responses as w;
@@ -102,11 +102,7 @@ pub(super) fn stop_reason(
     let Some(status) = status else {
         return (None, details.map(|d| wire_types::to_value(&d)));
     };
-    let reason = |kind: StopKind, raw: &str| StopReason {
-        kind,
-        raw: Some(raw.to_owned()),
-        format: Some(F),
-    };
+    let reason = |kind: StopKind, raw: &str| StopReason::read(kind, raw, F);
     match status {
         w::ResponseStatus::Incomplete => match details {
             Some(w::IncompleteDetails {
@@ -211,18 +207,9 @@ pub(super) fn encode_response(
     }
 
     let mut items = Vec::new();
-    for (i, c) in resp.choices.into_iter().enumerate() {
-        let at = format!("/choices/{i}");
-        if !first_choice_only(
-            i,
-            &at,
-            format!("{F} returns one output: only the first choice is kept"),
-            ctx,
-        ) {
-            continue;
-        }
-        // A choice is no object of its own here: its fields have no place.
-        ctx.report_foreign_fields(&c.vendor, &at);
+    let why = format!("{F} returns one output: only the first choice is kept");
+    // A choice is no object of its own here: its fields have no place.
+    let first = first_choice(resp.choices, &why, ctx, |c, at, ctx| {
         let mut item_status = "completed";
         if let Some(r) = c.stop_reason {
             let (status, details) = encode_stop(&r, &format!("{at}/stop_reason"), ctx);
@@ -240,8 +227,9 @@ pub(super) fn encode_response(
             Mode::Response(item_status),
             &mut items,
             ctx,
-        )?;
-    }
+        )
+    });
+    first.transpose()?;
     out.output = items;
     out.usage = resp.usage.map(|u| encode_usage(u, ctx)).transpose()?;
     Ok(out)

@@ -49,6 +49,22 @@ pub(crate) fn counts_dropped(format: Format, counts: &[(&str, Option<u64>)], ctx
     }
 }
 
+/// The loss of a total token count, for a target that reports none and takes the
+/// total as input plus output: a `dropped` loss at `/usage/total_tokens` when the total
+/// is not that sum, its detail written by `detail` from the total and the sum.
+pub(crate) fn total_dropped(u: &Usage, detail: impl FnOnce(u64, u64) -> String, ctx: &mut Ctx<'_>) {
+    if let Some(total) = u.total_tokens {
+        let sum = u.input_tokens.unwrap_or(0) + u.output_tokens.unwrap_or(0);
+        if total != sum {
+            ctx.dropped(
+                LossCode::UsageChanged,
+                "/usage/total_tokens",
+                detail(total, sum),
+            );
+        }
+    }
+}
+
 /// The total token count `format` writes: the source's, else (for a usage from another
 /// format) the sum of the input and output counts when both are known.
 pub(crate) fn total_tokens(u: &Usage, format: Format) -> Option<u64> {

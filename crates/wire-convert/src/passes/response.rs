@@ -55,6 +55,51 @@ impl Required {
         stop_reason: false,
         choice: false,
     };
+
+    /// This set and the response id.
+    pub(crate) const fn id(self) -> Required {
+        Required { id: true, ..self }
+    }
+
+    /// This set and the model name.
+    pub(crate) const fn model(self) -> Required {
+        Required {
+            model: true,
+            ..self
+        }
+    }
+
+    /// This set and the creation time.
+    pub(crate) const fn created(self) -> Required {
+        Required {
+            created: true,
+            ..self
+        }
+    }
+
+    /// This set and the token usage.
+    pub(crate) const fn usage(self) -> Required {
+        Required {
+            usage: true,
+            ..self
+        }
+    }
+
+    /// This set and each choice's stop reason.
+    pub(crate) const fn stop_reason(self) -> Required {
+        Required {
+            stop_reason: true,
+            ..self
+        }
+    }
+
+    /// This set and an answer (exactly one message).
+    pub(crate) const fn choice(self) -> Required {
+        Required {
+            choice: true,
+            ..self
+        }
+    }
 }
 
 /// Fills what `required` asks for and `resp` lacks, with a loss each, unless `resp` was
@@ -151,19 +196,29 @@ fn empty_choice() -> Choice {
     }
 }
 
-/// Whether choice `i` (at `at`) is written by a target whose response holds one answer:
-/// only the first is; each further one is a loss saying so (`why`).
-pub(crate) fn first_choice_only(
-    i: usize,
-    at: &str,
-    why: impl Into<String>,
+/// Writes the first of `choices` by `first` (given the choice and its pointer), for a
+/// target whose response holds one answer: another format's fields on that choice are
+/// reported first (the choice is no object of its own there), and each further choice is
+/// a loss saying so (`why`). `None` when there is no choice.
+pub(crate) fn first_choice<R>(
+    choices: Vec<Choice>,
+    why: &str,
     ctx: &mut Ctx<'_>,
-) -> bool {
-    if i > 0 {
-        ctx.dropped(LossCode::ChoicesDropped, at.to_owned(), why);
-        return false;
+    first: impl FnOnce(Choice, &str, &mut Ctx<'_>) -> R,
+) -> Option<R> {
+    let mut first = Some(first);
+    let mut out = None;
+    for (i, c) in choices.into_iter().enumerate() {
+        let at = format!("/choices/{i}");
+        match first.take() {
+            Some(f) => {
+                ctx.report_foreign_fields(&c.vendor, &at);
+                out = Some(f(c, &at, ctx));
+            }
+            None => ctx.dropped(LossCode::ChoicesDropped, at, why),
+        }
     }
-    true
+    out
 }
 
 #[cfg(test)]

@@ -15,7 +15,8 @@
 //! A source in the target's own format that sent such a combination gets it back as it
 //! was (each encoder keeps a hint for that).
 
-use crate::model::{Message, Part, Role, ToolChoice};
+use crate::ctx::ReasoningView;
+use crate::model::{Message, Part, Reasoning, Role, ToolChoice};
 use crate::{Ctx, Format, LossCode};
 
 /// The loss detail when thinking is left off for an open tool loop.
@@ -99,6 +100,27 @@ pub(crate) fn room_for_budget(
         ),
     );
     raised
+}
+
+/// Whether reasoning `r` (of which the target may receive `view`) can be sent to Claude,
+/// which takes back only reasoning it signed: it carries a signature or an encrypted
+/// payload, or was made by the target. Otherwise a `dropped` loss at `at`, its detail
+/// written by `detail` from the name of the reasoning's source.
+pub(crate) fn claude_takes(
+    r: &Reasoning,
+    view: &ReasoningView<'_>,
+    at: &str,
+    detail: impl FnOnce(&str) -> String,
+    ctx: &mut Ctx<'_>,
+) -> bool {
+    if view.signature.is_some() || view.encrypted.is_some() || r.source == Some(ctx.format) {
+        return true;
+    }
+    let from = r
+        .source
+        .map_or_else(|| "an unknown provider".to_owned(), |f| f.to_string());
+    ctx.dropped(LossCode::ReasoningDropped, at.to_owned(), detail(&from));
+    false
 }
 
 #[cfg(test)]

@@ -836,6 +836,33 @@ pub(crate) fn json_schema_input(
     ctx: &mut Ctx<'_>,
     at: &str,
 ) -> Value {
+    match read_input(schema, dialect, ctx, at) {
+        Ok(schema) => resolve_root_ref(schema),
+        Err(wrapped) => wrapped,
+    }
+}
+
+/// A tool's input schema as JSON Schema with an object at the root, as the formats whose
+/// tools take an object schema write it (Anthropic, Bedrock, MCP): a Gemini `parameters`
+/// schema read back ([`from_gemini`]), a non-object schema wrapped ([`wrap_non_object`])
+/// with a `changed` loss at `{at}/input_schema`.
+pub(crate) fn object_input(
+    schema: Value,
+    dialect: crate::model::Dialect,
+    ctx: &mut Ctx<'_>,
+    at: &str,
+) -> Value {
+    read_input(schema, dialect, ctx, at).unwrap_or_else(|wrapped| wrapped)
+}
+
+/// [`object_input`], saying which it did: `Ok` holds a schema left as it was, `Err` a
+/// wrapped one.
+fn read_input(
+    schema: Value,
+    dialect: crate::model::Dialect,
+    ctx: &mut Ctx<'_>,
+    at: &str,
+) -> Result<Value, Value> {
     let schema = match dialect {
         crate::model::Dialect::GeminiOpenapi => from_gemini(&schema),
         crate::model::Dialect::JsonSchema => schema,
@@ -847,9 +874,9 @@ pub(crate) fn json_schema_input(
                 format!("{at}/input_schema"),
                 "a non-object input schema is exposed as {\"input\": <schema>}",
             );
-            wrapped
+            Err(wrapped)
         }
-        None => resolve_root_ref(schema),
+        None => Ok(schema),
     }
 }
 
