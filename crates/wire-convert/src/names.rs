@@ -120,8 +120,11 @@ impl NameRule {
     /// The ASCII bytes [`NameRule::allowed`] takes (`None`: any): the check of every
     /// byte of every tool name a long transcript carries is one test against it.
     fn ascii(self) -> Option<AsciiSet> {
+        // `[a-zA-Z0-9_-]`, made when compiling: building it here would cost a loop over
+        // every ASCII byte per name.
+        const WORD: AsciiSet = AsciiSet::alnum_and("_-");
         let extra = self.extra?;
-        let mut set = AsciiSet::alnum_and("_-");
+        let mut set = WORD;
         for b in extra.bytes() {
             set = set.with(b);
         }
