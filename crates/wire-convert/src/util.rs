@@ -240,12 +240,10 @@ fn compact(json: &str) -> Option<String> {
 /// short response's conversion writes one per part, and `format!` made those pointers a
 /// large share of its time.
 pub(crate) fn set_path(buf: &mut String, parent: &str, key: &str, index: usize) {
-    buf.clear();
-    buf.push_str(parent);
-    buf.push('/');
-    buf.push_str(key);
-    buf.push('/');
-    push_index(buf, index);
+    // One layout of item pointers: [`ItemPaths`]'s, for a single item.
+    let mut paths = ItemPaths::new(std::mem::take(buf), parent, key);
+    paths.at(index);
+    *buf = paths.into_buf();
 }
 
 /// A map from text keys for the few entries most turns have (the calls of one assistant
