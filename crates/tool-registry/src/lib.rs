@@ -203,16 +203,26 @@ impl ToolRegistry {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn names_for(&self, format: Format) -> wire_convert::NameMap {
-        let rule = wire_convert::NameRule::of(format);
-        let functions: Vec<&str> = self
-            .specs()
-            .filter(|s| s.to_custom_tool().is_none())
-            .map(ToolSpec::name)
-            .collect();
-        if functions.iter().all(|n| rule.accepts(n)) {
-            return wire_convert::NameMap::default();
-        }
-        wire_convert::NameMap::build(rule, functions)
+        self.names_of(format).clone()
+    }
+
+    /// [`ToolRegistry::names_for`], borrowed from the registry's per-format memo.
+    pub(crate) fn names_of(&self, format: Format) -> &wire_convert::NameMap {
+        let made = || {
+            let rule = wire_convert::NameRule::of(format);
+            let functions: Vec<&str> = self
+                .specs()
+                .filter(|s| s.to_custom_tool().is_none())
+                .map(ToolSpec::name)
+                .collect();
+            if functions.iter().all(|n| rule.accepts(n)) {
+                return wire_convert::NameMap::default();
+            }
+            wire_convert::NameMap::build(rule, functions)
+        };
+        // `Format::ALL` lists the formats in declaration order, so `format as usize` is
+        // its place there (checked by a test).
+        self.names[format as usize].get_or_init(made)
     }
 }
 

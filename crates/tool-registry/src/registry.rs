@@ -229,6 +229,10 @@ pub struct ToolRegistry {
     tools: BTreeMap<String, Arc<Entry>>,
     /// At most this many synchronous handlers of one turn at once (`None`: the default).
     max_parallel: Option<usize>,
+    /// Per format (indexed as [`wire_types::Format::ALL`]), the names [`ToolRegistry::names_for`]
+    /// gives: made on first use, so a step does not check every registered name again;
+    /// emptied whenever the tools change.
+    pub(crate) names: [std::sync::OnceLock<wire_convert::NameMap>; wire_types::Format::ALL.len()],
 }
 
 impl std::fmt::Debug for ToolRegistry {
@@ -296,6 +300,7 @@ impl ToolRegistry {
         #[cfg(not(feature = "validate"))]
         let _ = validate;
         let name = spec.name().to_owned();
+        self.names = Default::default();
         self.tools.insert(
             name,
             Arc::new(Entry {
@@ -322,6 +327,7 @@ impl ToolRegistry {
 
     /// Removes a tool; returns whether it was there. Calls already running finish.
     pub fn remove(&mut self, name: &str) -> bool {
+        self.names = Default::default();
         self.tools.remove(name).is_some()
     }
 

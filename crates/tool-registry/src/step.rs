@@ -301,7 +301,7 @@ impl ToolRegistry {
         }
         // A call of a name `tools_for` rewrote for this format runs the registered tool;
         // its result keeps the name the model called.
-        let names = self.names_for(format);
+        let names = self.names_of(format);
         let mut results = if names.is_empty() {
             self.dispatch_all_async(&calls).await
         } else {

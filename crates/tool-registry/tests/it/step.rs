@@ -491,3 +491,38 @@ fn a_call_of_a_name_rewritten_for_the_format_runs_the_registered_tool() {
     );
     assert!(answer.to_string().contains("123456"), "{answer}");
 }
+
+/// The step keeps each format's name map between turns; registering or removing a tool
+/// makes it again, so a call of a tool registered after the first step still finds it.
+#[test]
+fn the_name_map_follows_the_tools_registered_between_steps() {
+    let mut registry = ToolRegistry::new();
+    let spec = |name: &str| ToolSpec::new(name, "", json!({"type": "object"})).unwrap();
+    registry
+        .register(spec("weather"), |_| Ok("sun".into()))
+        .unwrap();
+    // Every format's map, made while only `weather` is there.
+    for format in Format::ALL {
+        assert!(registry.names_for(format).is_empty(), "{format}");
+    }
+    registry
+        .register(spec("2fa"), |_| Ok("code 123456".into()))
+        .unwrap();
+    assert_eq!(registry.names_for(Format::Gemini).get("2fa"), "t_2fa");
+    let response = json!({"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"name": "t_2fa", "args": {}}}
+    ]}, "finishReason": "STOP"}]});
+    let Step::Continue { results, .. } = registry
+        .step(Format::Gemini, &response.to_string())
+        .unwrap()
+    else {
+        panic!("a call");
+    };
+    assert!(!results[0].is_error, "{:?}", results[0]);
+    assert!(registry.remove("2fa"));
+    assert!(registry.names_for(Format::Gemini).is_empty());
+    // Each format has its own place in the memo (`Format::ALL` in declaration order).
+    for (i, format) in Format::ALL.into_iter().enumerate() {
+        assert_eq!(format as usize, i, "{format}");
+    }
+}
