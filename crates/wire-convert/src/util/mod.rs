@@ -1,0 +1,357 @@
+//! Small helpers every format module uses: the conversion rules several formats share
+//! (here), arguments ([`args`]), item pointers ([`paths`]), small lookup structures
+//! ([`small`]) and date-times ([`time`]).
+
+mod args;
+mod paths;
+mod small;
+#[cfg(test)]
+mod tests;
+mod time;
+
+pub(crate) use args::{args_of, raw_object, read_arguments, write_arguments};
+pub(crate) use paths::{ItemPaths, push_index, set_path};
+pub(crate) use small::{AsciiSet, SmallMap};
+pub(crate) use time::{read_timestamp, rfc3339_of_unix};
+
+use crate::model::{Opaque, Part, PartMeta, Text};
+use crate::{Ctx, Format, LossCode, OpaqueMode};
+use serde::Serialize;
+use serde_json::Value;
+use wire_types::TextOrParts;
+
+/// Puts the JSON of `value` into `fields` under `key` (for wire fields that have no
+/// neutral equivalent).
+pub(crate) fn keep<T: Serialize>(
+    fields: &mut impl Extend<(String, Value)>,
+    key: &str,
+    value: &Option<T>,
+) {
+    if let Some(v) = value {
+        fields.extend([(key.to_owned(), wire_types::to_value(v))]);
+    }
+}
+
+/// Keys of an opaque part whose values are tokens only their own provider may read
+/// (signatures, encrypted payloads): never written into another format's conversation,
+/// not even as text.
+const SECRET_KEYS: &[&str] = &[
+    "signature",
+    "thoughtSignature",
+    "thought_signature",
+    "encrypted_content",
+    "encrypted_index",
+    "encrypted_stdout",
+];
+
+/// `value` without the [`SECRET_KEYS`] (at any depth); whether any was removed.
+fn without_secrets(value: &Value) -> (Value, bool) {
+    match value {
+        Value::Object(m) => {
+            let mut removed = false;
+            let mut out = serde_json::Map::with_capacity(m.len());
+            for (k, v) in m {
+                if SECRET_KEYS.contains(&k.as_str()) {
+                    removed = true;
+                    continue;
+                }
+                let (v, r) = without_secrets(v);
+                removed |= r;
+                out.insert(k.clone(), v);
+            }
+            (Value::Object(out), removed)
+        }
+        Value::Array(a) => {
+            let mut removed = false;
+            let out = a
+                .iter()
+                .map(|v| {
+                    let (v, r) = without_secrets(v);
+                    removed |= r;
+                    v
+                })
+                .collect();
+            (Value::Array(out), removed)
+        }
+        other => (other.clone(), false),
+    }
+}
+
+/// What an opaque part becomes in a format that does not understand it. With
+/// [`OpaqueMode::AsText`]: a hosted tool's call or result (web search, code execution) as
+/// its readable text ([`crate::passes::builtin::hosted_text`]); any other part's `text`
+/// field, if it has one, as a text part; otherwise the
+/// part itself as its compact JSON text, without the signatures and encrypted payloads in
+/// it (those are only ever sent to the format that made them); a `changed` loss either
+/// way. With [`OpaqueMode::Drop`]: nothing (a `dropped` loss).
+pub(crate) fn opaque_elsewhere(ctx: &mut Ctx<'_>, opaque: &Opaque, at: &str) -> Option<Part> {
+    let kind = opaque
+        .value
+        .get("type")
+        .and_then(Value::as_str)
+        .map(|t| format!("`{t}` "))
+        .unwrap_or_default();
+    if ctx.options.opaque == OpaqueMode::Drop {
+        ctx.dropped(
+            LossCode::PartUnsupported,
+            at.to_owned(),
+            format!(
+                "{} part {kind}has no equivalent in {}",
+                opaque.format, ctx.format
+            ),
+        );
+        return None;
+    }
+    let hosted = crate::passes::builtin::hosted_text(opaque);
+    let (text, how) = match (hosted, opaque.value.get("text").and_then(Value::as_str)) {
+        (Some(text), _) => (
+            text,
+            "the hosted call or result is sent as its text (code, output, query, sources)",
+        ),
+        (None, Some(text)) => (text.to_owned(), "its text is sent as a text part"),
+        (None, None) => {
+            let (value, removed) = without_secrets(&opaque.value);
+            let how = if removed {
+                "it is sent as its JSON text, without its signatures and encrypted payloads"
+            } else {
+                "it is sent as its JSON text"
+            };
+            (value.to_string(), how)
+        }
+    };
+    ctx.changed(
+        LossCode::PartAsText,
+        at.to_owned(),
+        format!(
+            "{} part {kind}has no equivalent in {}; {how}",
+            opaque.format, ctx.format
+        ),
+    );
+    Some(Part::Text(Text {
+        text,
+        meta: PartMeta::default(),
+    }))
+}
+
+/// An opaque part of `ctx.format` holding `value` whole.
+pub(crate) fn opaque(ctx: &Ctx<'_>, value: Value) -> Part {
+    Part::Opaque(Opaque {
+        format: ctx.format,
+        value,
+        meta: PartMeta::default(),
+    })
+}
+
+/// An effort level for a reasoning token budget (for formats that take levels only).
+pub(crate) fn budget_to_effort(budget: i64) -> &'static str {
+    match budget {
+        i64::MIN..=0 => "none",
+        1..=2048 => "low",
+        2049..=8192 => "medium",
+        _ => "high",
+    }
+}
+
+/// A reasoning token budget for an effort level (for formats that take budgets only).
+#[allow(dead_code)] // used by the budget-only formats' encoders
+pub(crate) fn effort_to_budget(effort: &str) -> Option<i64> {
+    match effort {
+        "none" => Some(0),
+        "minimal" => Some(1024),
+        "low" => Some(2048),
+        "medium" => Some(8192),
+        "high" => Some(16384),
+        "xhigh" | "max" => Some(32768),
+        _ => None,
+    }
+}
+
+/// Reports a cache marker the target cannot carry.
+pub(crate) fn drop_cache(ctx: &mut Ctx<'_>, meta: &PartMeta, at: &str) {
+    if meta.cache.is_some() {
+        ctx.dropped(
+            LossCode::CacheUnsupported,
+            format!("{at}/cache"),
+            format!("{} has no cache marker", ctx.format),
+        );
+    }
+}
+
+/// The index of the neutral tool message a decoded result joins: the one at the end of
+/// `messages`, or a new one (mapped to `at`, the wire message the result came from) when
+/// the last message is not a tool message. Consecutive results make one tool message.
+pub(crate) fn tool_message(
+    messages: &mut Vec<crate::model::Message>,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) -> usize {
+    use crate::model::{Message, Role};
+    if messages.last().is_none_or(|m| m.role != Role::Tool) {
+        ctx.map(("/messages/", messages.len()), at);
+        messages.push(Message::new(Role::Tool, Vec::new()));
+    }
+    messages.len() - 1
+}
+
+/// Reports the seed and penalties of `s`, for a target that has none of them: a
+/// `dropped` loss each, at `/settings/<key>`, saying "`<target> has no <what>`" (the seed
+/// named `seed`).
+pub(crate) fn drop_seed_and_penalties(
+    s: &crate::model::Settings,
+    target: &str,
+    seed: &str,
+    ctx: &mut Ctx<'_>,
+) {
+    for (set, key, what) in [
+        (s.seed.is_some(), "seed", seed),
+        (
+            s.presence_penalty.is_some(),
+            "presence_penalty",
+            "presence penalty",
+        ),
+        (
+            s.frequency_penalty.is_some(),
+            "frequency_penalty",
+            "frequency penalty",
+        ),
+    ] {
+        if set {
+            ctx.dropped(
+                LossCode::FieldUnsupported,
+                format!("/settings/{key}"),
+                format!("{target} has no {what}"),
+            );
+        }
+    }
+}
+
+/// Reports a part's cache marker and signature, for a target that has a place for
+/// neither (Cohere, Mistral, OpenAI Chat and Responses, Ollama, MCP).
+pub(crate) fn drop_cache_and_signature(meta: &PartMeta, at: &str, ctx: &mut Ctx<'_>) {
+    drop_cache(ctx, meta, at);
+    ctx.report_unplaced_token(
+        meta.signature.as_ref(),
+        format_args!("{at}/signature"),
+        "a reasoning signature",
+    );
+}
+
+/// Reports a part other than a tool result in a neutral tool message, which the target
+/// (a format whose tool messages hold results only) drops.
+pub(crate) fn drop_tool_message_part(
+    part: &Part,
+    at: impl AsRef<str> + Into<String>,
+    ctx: &mut Ctx<'_>,
+) {
+    let detail = format!(
+        "a {} part in a tool message has no place in {}",
+        part.kind(),
+        ctx.format
+    );
+    ctx.dropped(LossCode::PartUnsupported, at, detail);
+}
+
+/// Takes the fields whose key starts with `prefix` out of `fields`, keyed without it
+/// (`options.num_ctx` → `num_ctx`), in their order.
+pub(crate) fn take_prefixed(
+    fields: &mut serde_json::Map<String, Value>,
+    prefix: &str,
+) -> serde_json::Map<String, Value> {
+    let keys: Vec<String> = fields
+        .keys()
+        .filter(|k| k.starts_with(prefix))
+        .cloned()
+        .collect();
+    let mut out = serde_json::Map::new();
+    for k in keys {
+        if let Some(val) = fields.shift_remove(&k) {
+            out.insert(k[prefix.len()..].to_owned(), val);
+        }
+    }
+    out
+}
+
+/// Whether `p` (at `at`) is left out of a message's content items: a text part with no
+/// text and nothing of the target's own on it (a Gemini signature-only part, say) is not
+/// sent as an empty item, unless the items are the target's own (`own`), written back as
+/// they came. What a part left out carries is reported (its cache marker, signature and
+/// another format's fields).
+pub(crate) fn skip_empty_text(p: &Part, own: bool, at: &str, ctx: &mut Ctx<'_>) -> bool {
+    let empty = matches!(p, Part::Text(t) if t.text.is_empty()
+        && t.meta.vendor.fields_for(ctx.format).is_none_or(crate::model::VendorMap::is_empty));
+    if own || !empty {
+        return false;
+    }
+    drop_cache_and_signature(p.meta(), at, ctx);
+    ctx.report_foreign_fields(&p.meta().vendor, at);
+    true
+}
+
+/// A message's content as a format with a string form and an item list writes it: none
+/// when no item is left (the empty string when only empty text was, `empty`), one plain
+/// text item as the string (unless the source used items, `own`), else the items.
+/// `plain` gives an item's text when it is a text with nothing more on it.
+pub(crate) fn text_or_items<T>(
+    mut items: Vec<T>,
+    empty: bool,
+    own: bool,
+    plain: impl FnOnce(T) -> Result<String, T>,
+) -> Option<TextOrParts<T>> {
+    if items.is_empty() {
+        return empty.then(|| TextOrParts::Text(String::new()));
+    }
+    if !own && items.len() == 1 {
+        if let Some(only) = items.pop() {
+            match plain(only) {
+                Ok(text) => return Some(TextOrParts::Text(text)),
+                Err(only) => items.push(only),
+            }
+        }
+    }
+    Some(TextOrParts::Parts(items))
+}
+
+/// A request's model, which the target requires: the empty string, and a loss saying to
+/// set it, when the source has none (it may be in the source's URL).
+pub(crate) fn model_or_blank(model: Option<String>, ctx: &mut Ctx<'_>) -> String {
+    model.unwrap_or_else(|| {
+        model_missing(ctx);
+        String::new()
+    })
+}
+
+/// The loss of a request without a model, where the target requires one.
+pub(crate) fn model_missing(ctx: &mut Ctx<'_>) {
+    ctx.changed(
+        LossCode::FieldDefaulted,
+        "/model",
+        "the source has no model (it may be in its URL); set `model` before sending",
+    );
+}
+
+/// The loss of `parallel_tool_calls: false` (at `at`) for `format`, which has no such
+/// switch.
+pub(crate) fn no_parallel_switch(off: Option<bool>, at: &str, format: Format, ctx: &mut Ctx<'_>) {
+    if off == Some(false) {
+        ctx.dropped(
+            LossCode::FieldUnsupported,
+            at.to_owned(),
+            format!("{format} has no switch for parallel tool calls"),
+        );
+    }
+}
+
+/// Stop sequences as a format that takes a string or a list writes them: one sequence
+/// as the string when the source wrote it so (`as_string`), else the list.
+pub(crate) fn stop_sequences(
+    stop: Option<Vec<String>>,
+    as_string: bool,
+) -> Option<TextOrParts<String>> {
+    stop.map(|mut st| {
+        if as_string && st.len() == 1 {
+            TextOrParts::Text(st.remove(0))
+        } else {
+            TextOrParts::Parts(st)
+        }
+    })
+}
