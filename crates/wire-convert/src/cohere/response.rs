@@ -6,7 +6,7 @@ use super::hints::{CONTENT_EMPTY, PARTS, TOKENS};
 use super::{F, Turn};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, StopKind, StopReason, Usage, Vendor};
-use crate::passes::finish::{counts_dropped, stop_changed};
+use crate::passes::finish::{stop_changed, usage_dropped};
 use crate::passes::response::first_choice;
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
@@ -197,17 +197,13 @@ pub(super) fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::Fin
 /// The usage; the counts Cohere has no field for are losses.
 pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
     let mut fields = ctx.vendor_fields(&u.vendor, "/usage");
-    counts_dropped(
+    usage_dropped(
+        &u,
         F,
         &[
             ("cache_write_tokens", u.cache_write_tokens),
             ("reasoning_tokens", u.reasoning_tokens),
         ],
-        ctx,
-    );
-    crate::passes::finish::total_dropped(
-        &u,
-        |t, _| format!("cohere reports no total ({t}, not the sum of input and output)"),
         ctx,
     );
     let kept = fields.shift_remove("tokens");

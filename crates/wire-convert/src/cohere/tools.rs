@@ -4,24 +4,12 @@
 use super::F;
 use crate::Ctx;
 use crate::model::Tool;
-use crate::passes::tools::{self as shared, Strict, WireFunction};
+use crate::passes::tools::{self as shared, FunctionTool, Strict};
 use wire_types::cohere as w;
 
 /// Reads a tool of the `tools` array.
 pub(super) fn decode_tool(t: w::Tool) -> Tool {
-    shared::decode_function(
-        WireFunction {
-            name: t.function.name,
-            description: t.function.description,
-            parameters: t.function.parameters,
-            strict: None,
-            kind: t.kind.as_deref(),
-            has_kind: true,
-            function_extra: &t.function.extra,
-            tool_extra: &t.extra,
-        },
-        F,
-    )
+    t.decode(F)
 }
 
 /// A request's `tools`, and whether every tool is strict: Cohere says that once, with
@@ -48,25 +36,13 @@ pub(super) fn encode_request_tools(
 /// Encodes tool definitions as a Cohere `tools` array (`None` for none).
 pub(super) fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<Vec<w::Tool>> {
     shared::encode_tools(tools, ctx, |def, at, ctx| {
-        let f = shared::encode_function(
+        shared::encode_function_tool::<w::Tool>(
             def,
             at,
             Strict::Unsupported(
                 "cohere has no strict flag per tool (only `strict_tools` for all of them)",
             ),
-            w::FunctionDef::FIELDS,
-            w::Tool::FIELDS,
             ctx,
-        );
-        w::Tool {
-            kind: f.kind,
-            function: w::FunctionDef {
-                name: f.name,
-                description: f.description,
-                parameters: f.parameters,
-                extra: f.function_extra,
-            },
-            extra: f.tool_extra,
-        }
+        )
     })
 }

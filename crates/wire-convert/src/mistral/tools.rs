@@ -4,47 +4,19 @@
 use super::F;
 use crate::Ctx;
 use crate::model::Tool;
-use crate::passes::tools::{self as shared, Strict, WireFunction};
+use crate::passes::tools::{self as shared, FunctionTool, Strict};
 use wire_types::mistral as w;
 
 /// Reads a function tool.
 pub(super) fn decode_tool(t: w::Tool) -> Tool {
-    shared::decode_function(
-        WireFunction {
-            name: t.function.name,
-            description: t.function.description,
-            parameters: t.function.parameters,
-            strict: t.function.strict,
-            kind: t.kind.as_deref(),
-            has_kind: true,
-            function_extra: &t.function.extra,
-            tool_extra: &t.extra,
-        },
-        F,
-    )
+    t.decode(F)
 }
 
 /// Encodes tool definitions as a Mistral `tools` array (`None` for none).
 pub(crate) fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<Vec<w::Tool>> {
     shared::encode_tools(tools, ctx, |def, at, ctx| {
-        let f = shared::encode_function(
-            def,
-            at,
-            Strict::Carried,
-            w::FunctionDef::FIELDS,
-            w::Tool::FIELDS,
-            ctx,
-        );
-        w::Tool {
-            kind: f.kind,
-            function: w::FunctionDef {
-                name: f.name,
-                description: f.description,
-                parameters: f.parameters,
-                strict: f.strict,
-                extra: f.function_extra,
-            },
-            extra: f.tool_extra,
-        }
+        shared::encode_function_tool::<w::Tool>(def, at, Strict::Carried, ctx)
     })
 }
+
+shared::function_tool!(w::Tool, w::FunctionDef, kind: [kind], strict: [strict]);

@@ -6,7 +6,7 @@ use super::hints::{DONE, NO_DONE_REASON, NO_MESSAGE};
 use super::{F, plain_message};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, Role, StopKind, StopReason, Usage, Vendor};
-use crate::passes::finish::{counts_dropped, stop_changed};
+use crate::passes::finish::{stop_changed, usage_dropped};
 use crate::passes::response::first_choice;
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode, util};
@@ -204,18 +204,14 @@ fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::DoneReason {
 /// `(prompt_eval_count, eval_count)`; the breakdowns Ollama has no field for are losses.
 fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> (Option<u64>, Option<u64>) {
     ctx.report_foreign_fields(&u.vendor, "/usage");
-    counts_dropped(
+    usage_dropped(
+        &u,
         F,
         &[
             ("cached_input_tokens", u.cached_input_tokens),
             ("cache_write_tokens", u.cache_write_tokens),
             ("reasoning_tokens", u.reasoning_tokens),
         ],
-        ctx,
-    );
-    crate::passes::finish::total_dropped(
-        &u,
-        |t, _| format!("ollama reports no total ({t}, not the sum of input and output)"),
         ctx,
     );
     (u.input_tokens, u.output_tokens)

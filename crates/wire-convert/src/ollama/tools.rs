@@ -3,25 +3,13 @@
 
 use super::F;
 use crate::model::Tool;
-use crate::passes::tools::{self as shared, Strict, WireFunction};
+use crate::passes::tools::{self as shared, FunctionTool, Strict};
 use crate::{Ctx, schema};
 use wire_types::ollama as w;
 
 /// Reads a tool of the `tools` array.
 pub(super) fn decode_tool(t: w::Tool) -> Tool {
-    shared::decode_function(
-        WireFunction {
-            name: t.function.name,
-            description: t.function.description,
-            parameters: t.function.parameters,
-            strict: None,
-            kind: t.kind.as_deref(),
-            has_kind: true,
-            function_extra: &t.function.extra,
-            tool_extra: &t.extra,
-        },
-        F,
-    )
+    t.decode(F)
 }
 
 /// Encodes tool definitions as an Ollama `tools` array (`None` for none). The parameters
@@ -31,12 +19,10 @@ pub(super) fn decode_tool(t: w::Tool) -> Tool {
 pub(super) fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<Vec<w::Tool>> {
     let dialect = ctx.source != Some(F);
     shared::encode_tools(tools, ctx, |def, at, ctx| {
-        let mut f = shared::encode_function(
+        let mut f = shared::encode_function::<w::Tool>(
             def,
             at,
             Strict::Unsupported("ollama tools have no strict mode"),
-            w::FunctionDef::FIELDS,
-            w::Tool::FIELDS,
             ctx,
         );
         if dialect {
@@ -44,15 +30,6 @@ pub(super) fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<Vec<w:
                 .parameters
                 .map(|p| schema::to_ollama(&p, ctx, &format!("{at}/input_schema")));
         }
-        w::Tool {
-            kind: f.kind,
-            function: w::FunctionDef {
-                name: f.name,
-                description: f.description,
-                parameters: f.parameters,
-                extra: f.function_extra,
-            },
-            extra: f.tool_extra,
-        }
+        w::Tool::from_function(f)
     })
 }

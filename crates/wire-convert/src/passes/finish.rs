@@ -65,6 +65,23 @@ pub(crate) fn total_dropped(u: &Usage, detail: impl FnOnce(u64, u64) -> String, 
     }
 }
 
+/// The losses of a usage written for `format`, which has no field for `counts` (each a
+/// loss by [`counts_dropped`]) and reports no total (a loss by [`total_dropped`] where
+/// the total is not the sum of input and output).
+pub(crate) fn usage_dropped(
+    u: &Usage,
+    format: Format,
+    counts: &[(&str, Option<u64>)],
+    ctx: &mut Ctx<'_>,
+) {
+    counts_dropped(format, counts, ctx);
+    total_dropped(
+        u,
+        |t, _| format!("{format} reports no total ({t}, not the sum of input and output)"),
+        ctx,
+    );
+}
+
 /// The total token count `format` writes: the source's, else (for a usage from another
 /// format) the sum of the input and output counts when both are known.
 pub(crate) fn total_tokens(u: &Usage, format: Format) -> Option<u64> {

@@ -160,17 +160,94 @@ pub(crate) struct Function {
     pub(crate) tool_extra: Extra,
 }
 
-/// Writes `def` (at neutral pointer `at`) as an OpenAI-style function tool of this
-/// context's format. `function_fields` and `tool_fields` are the `FIELDS` of the format's
-/// function and wrapper structs (for its explicit nulls).
-pub(crate) fn encode_function(
+/// A format's OpenAI-style function tool (its wrapper struct around its function struct),
+/// read through [`decode_function`] and written from a [`Function`]. Implemented with
+/// [`function_tool!`], which writes the field copies once for every such format.
+pub(crate) trait FunctionTool: Sized {
+    /// The `FIELDS` of the format's function struct (for its explicit nulls).
+    const FUNCTION_FIELDS: &'static [&'static str];
+    /// The `FIELDS` of the format's wrapper struct (for its explicit nulls).
+    const TOOL_FIELDS: &'static [&'static str];
+    /// Reads the tool as a neutral tool of `format`.
+    fn decode(self, format: Format) -> Tool;
+    /// The wire tool holding `f`.
+    fn from_function(f: Function) -> Self;
+}
+
+/// Implements [`FunctionTool`] for a wrapper struct `$tool` (with `function: $def` and
+/// `extra`), naming its optional `type` field in `kind: [...]` and the function struct's
+/// optional `strict` field in `strict: [...]` (empty brackets where the format has none).
+macro_rules! function_tool {
+    (@strict) => { None };
+    (@strict $strict:expr) => { $strict };
+    (@kind) => { (None, false) };
+    (@kind $kind:expr) => { ($kind.as_deref(), true) };
+    ($tool:ty, $($def:ident)::+, kind: [$($kind:ident)?], strict: [$($strict:ident)?]) => {
+        impl $crate::passes::tools::FunctionTool for $tool {
+            const FUNCTION_FIELDS: &'static [&'static str] = $($def)::+::FIELDS;
+            const TOOL_FIELDS: &'static [&'static str] = <$tool>::FIELDS;
+
+            fn decode(self, format: $crate::Format) -> $crate::model::Tool {
+                let f = self.function;
+                let strict = $crate::passes::tools::function_tool!(@strict $(f.$strict)?);
+                let (kind, has_kind) = $crate::passes::tools::function_tool!(@kind $(self.$kind)?);
+                $crate::passes::tools::decode_function(
+                    $crate::passes::tools::WireFunction {
+                        name: f.name,
+                        description: f.description,
+                        parameters: f.parameters,
+                        strict,
+                        kind,
+                        has_kind,
+                        function_extra: &f.extra,
+                        tool_extra: &self.extra,
+                    },
+                    format,
+                )
+            }
+
+            fn from_function(f: $crate::passes::tools::Function) -> Self {
+                Self {
+                    $($kind: f.kind,)?
+                    function: $($def)::+ {
+                        name: f.name,
+                        description: f.description,
+                        parameters: f.parameters,
+                        $($strict: f.strict,)?
+                        extra: f.function_extra,
+                    },
+                    extra: f.tool_extra,
+                }
+            }
+        }
+    };
+}
+pub(crate) use function_tool;
+
+// Cohere's and Ollama's tool: one wire type (`wire_types`' common `FunctionTool`) that
+// both formats name `Tool`.
+function_tool!(wire_types::ollama::Tool, wire_types::ollama::FunctionDef, kind: [kind], strict: []);
+
+/// Writes `def` (at neutral pointer `at`) as the OpenAI-style function tool `T` of this
+/// context's format.
+pub(crate) fn encode_function_tool<T: FunctionTool>(
     def: ToolDef,
     at: &str,
     strict: Strict,
-    function_fields: &'static [&'static str],
-    tool_fields: &'static [&'static str],
+    ctx: &mut Ctx<'_>,
+) -> T {
+    T::from_function(encode_function::<T>(def, at, strict, ctx))
+}
+
+/// Writes `def` (at neutral pointer `at`) as the pieces of the OpenAI-style function tool
+/// `T` of this context's format, for a format that changes them before building `T`.
+pub(crate) fn encode_function<T: FunctionTool>(
+    def: ToolDef,
+    at: &str,
+    strict: Strict,
     ctx: &mut Ctx<'_>,
 ) -> Function {
+    let (function_fields, tool_fields) = (T::FUNCTION_FIELDS, T::TOOL_FIELDS);
     let format = ctx.format;
     let mut fields = ctx.vendor_fields(&def.vendor, at);
     let mut tool = Map::new();
