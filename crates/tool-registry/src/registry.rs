@@ -558,32 +558,44 @@ impl ToolRegistry {
     pub async fn dispatch_all_async(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
         // Every call is prepared first (unknown tools, bad arguments settled here); the
         // synchronous handlers then run on scoped threads, and the async ones are polled
-        // together, each slot holding a stand-in result until its call is done.
-        let mut results: Vec<ToolResult> = Vec::with_capacity(calls.len());
+        // together. A slot stays empty until its call is done; one still empty at the
+        // end (a handler that panicked past its guard, a thread that could not start)
+        // gets the stand-in failure.
+        let mut slots: Vec<Option<Done>> = Vec::with_capacity(calls.len());
         let mut sync: Vec<(usize, Arc<Entry>, Value, CallContext)> = Vec::new();
         let mut running: Vec<(usize, BoxFuture<Done>)> = Vec::new();
         for (i, call) in calls.iter().enumerate() {
             let done = match self.prepare_call(call) {
-                Prepared::Done(done) => done,
+                Prepared::Done(done) => Some(done),
                 Prepared::Ready(entry, input, ctx) if entry.is_sync() => {
                     sync.push((i, entry, input, ctx));
-                    unfinished(&call.name)
+                    None
                 }
                 Prepared::Ready(entry, input, ctx) => match run(&entry, input, &ctx) {
-                    Started::Done(done) => done,
+                    Started::Done(done) => Some(done),
                     Started::Running(future) => {
                         running.push((i, future));
-                        unfinished(&call.name)
+                        None
                     }
                 },
             };
-            results.push(done.into_tool_result(call.id.clone()));
+            slots.push(done);
+        }
+        let quick = sync.iter().all(|(_, entry, _, _)| {
+            entry.last_run.load(std::sync::atomic::Ordering::Relaxed) <= QUICK_NANOS
+        });
+        if quick {
+            // One after another on this thread: no job boxed, no thread started.
+            for (i, entry, input, ctx) in sync.drain(..) {
+                if let (Some(slot), Started::Done(done)) =
+                    (slots.get_mut(i), run(&entry, input, &ctx))
+                {
+                    *slot = Some(done);
+                }
+            }
         }
         if !sync.is_empty() {
-            let quick = sync.iter().all(|(_, entry, _, _)| {
-                entry.last_run.load(std::sync::atomic::Ordering::Relaxed) <= QUICK_NANOS
-            });
-            let workers = if quick { 1 } else { self.max_parallel() };
+            let workers = self.max_parallel();
             let (at, jobs): (Vec<usize>, Vec<Job<'_, Done>>) = sync
                 .into_iter()
                 .map(|(i, entry, input, ctx)| {
@@ -596,22 +608,27 @@ impl ToolRegistry {
                 })
                 .unzip();
             for (i, done) in at.into_iter().zip(run_bounded(jobs, workers)) {
-                if let (Some(done), Some(slot), Some(call)) =
-                    (done, results.get_mut(i), calls.get(i))
-                {
-                    *slot = done.into_tool_result(call.id.clone());
+                if let Some(slot) = slots.get_mut(i) {
+                    *slot = done;
                 }
             }
         }
         if !running.is_empty() {
             let (at, futures): (Vec<usize>, Vec<_>) = running.into_iter().unzip();
             for (i, done) in at.into_iter().zip(join_all(futures).await) {
-                if let (Some(slot), Some(call)) = (results.get_mut(i), calls.get(i)) {
-                    *slot = done.into_tool_result(call.id.clone());
+                if let Some(slot) = slots.get_mut(i) {
+                    *slot = Some(done);
                 }
             }
         }
-        results
+        slots
+            .into_iter()
+            .zip(calls)
+            .map(|(done, call)| {
+                done.unwrap_or_else(|| unfinished(&call.name))
+                    .into_tool_result(call.id.clone())
+            })
+            .collect()
     }
 
     /// The failure of a call to a tool nobody registered, listing the ones that are.
