@@ -146,6 +146,40 @@ impl Once {
     }
 }
 
+/// Whether a decoder's stream is over (its last event came: the finish, an error), and
+/// what came after it: not part of the response (a recording of several turns, a server
+/// that goes on), left out with one loss for all of it, never one per event.
+#[derive(Debug, Default)]
+pub(crate) struct Over {
+    over: bool,
+    reported: bool,
+}
+
+impl Over {
+    /// The stream's last event came: what follows is left out.
+    pub(crate) fn end(&mut self) {
+        self.over = true;
+    }
+
+    /// Whether the stream's last event came.
+    pub(crate) fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// Leaves out an event after the last: the first time, a
+    /// [`LossCode::PartUnsupported`] at the stream's root, `detail` (called then only)
+    /// saying what came.
+    pub(crate) fn left_out<D: Into<String>>(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        detail: impl FnOnce() -> D,
+    ) {
+        if !std::mem::replace(&mut self.reported, true) {
+            ctx.dropped(LossCode::PartUnsupported, "", detail());
+        }
+    }
+}
+
 /// The `type` member of an event as its wire type writes it (`?` when it has none): an
 /// event the decoder does not know, named in its loss.
 pub(crate) fn event_type(event: &impl serde::Serialize) -> String {

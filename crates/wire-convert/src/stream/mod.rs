@@ -40,7 +40,7 @@ mod translate;
 pub use accumulate::{Accumulator, accumulate};
 pub(crate) use accumulate::{merge_meta, started_call};
 pub(crate) use decode::{
-    Event, EventDecoder, Once, Parts, call_start, error_code_of, event_type, incomplete,
+    Event, EventDecoder, Once, Over, Parts, call_start, error_code_of, event_type, incomplete,
     provider_error, read,
 };
 pub use decode::{Framing, StreamDecoder};

@@ -6,8 +6,8 @@ use super::super::hints::TOOL_PLAN;
 use super::super::response::{decode_usage, stop_reason};
 use crate::model::{Part, PartMeta, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, call_start, event_type,
-    incomplete, provider_error, read,
+    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start,
+    event_type, incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -25,9 +25,8 @@ pub(crate) struct Decoder {
     count: usize,
     /// Citations so far, for the finish.
     citations: Vec<Value>,
-    ended: bool,
-    /// Events came after `message-end` (reported once).
-    after_end: bool,
+    /// `message-end` came.
+    over: Over,
     /// What was reported once: unknown event types, `logprobs`.
     reported: Once,
 }
@@ -35,15 +34,11 @@ pub(crate) struct Decoder {
 impl EventDecoder for Decoder {
     fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         let event = read::<w::StreamEvent>(event.data)?;
-        if self.ended {
-            if !self.after_end {
-                self.after_end = true;
-                ctx.dropped(
-                    LossCode::PartUnsupported,
-                    "",
-                    "events after message-end are not part of the message: left out",
-                );
-            }
+        if self.over.is_over() {
+            self.over.left_out(
+                ctx,
+                || "events after message-end are not part of the message: left out",
+            );
             return Ok(());
         }
         match event {
@@ -218,7 +213,7 @@ impl EventDecoder for Decoder {
             w::StreamEvent::CitationEnd(_) => {}
             w::StreamEvent::MessageEnd(e) => {
                 self.end_all(out);
-                self.ended = true;
+                self.over.end();
                 let d = e.delta.unwrap_or_default();
                 if let Some(u) = d.usage {
                     out.push(StreamPart::Usage(decode_usage(u, ctx)));
@@ -252,7 +247,7 @@ impl EventDecoder for Decoder {
     }
 
     fn end(&mut self, out: &mut Parts, _ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.ended {
+        if !self.over.is_over() {
             self.end_all(out);
             out.push(incomplete(F));
         }

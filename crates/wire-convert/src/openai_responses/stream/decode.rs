@@ -6,10 +6,10 @@ use super::super::response::{decode_head, output_item};
 use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role, Text};
 use crate::stream::{
-    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, call_start, error_code_of,
-    event_type, incomplete, provider_error, read,
+    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start,
+    error_code_of, event_type, incomplete, provider_error, read,
 };
-use crate::{Ctx, Error, LossCode};
+use crate::{Ctx, Error};
 use serde_json::{Map, Value};
 use wire_types::TextOrParts;
 use wire_types::openai_responses as w;
@@ -74,9 +74,7 @@ pub(crate) struct Decoder {
     /// output).
     has_calls: bool,
     /// The terminal event came.
-    terminal: bool,
-    /// Events came after the terminal event (reported once).
-    after: bool,
+    over: Over,
     /// Event types reported as having no neutral part (each once).
     unknown: Once,
 }
@@ -84,7 +82,7 @@ pub(crate) struct Decoder {
 impl EventDecoder for Decoder {
     fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         let event = read::<w::StreamEvent>(event.data)?;
-        if self.terminal {
+        if self.over.is_over() {
             self.after_terminal(event, ctx);
             return Ok(());
         }
@@ -254,7 +252,7 @@ impl EventDecoder for Decoder {
     }
 
     fn end(&mut self, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.terminal {
+        if !self.over.is_over() {
             self.close_all(out, ctx);
             out.push(incomplete(F));
         }
@@ -284,24 +282,21 @@ impl Decoder {
         if matches!(
             event,
             w::StreamEvent::Keepalive(_) | w::StreamEvent::Ping(_)
-        ) || self.after
-        {
+        ) {
             return;
         }
-        self.after = true;
-        let what = match &event {
-            w::StreamEvent::Created(e) if e.response.id != self.id => format!(
-                "another response (`{}`) after the terminal event of `{}`",
-                e.response.id.as_deref().unwrap_or("?"),
-                self.id.as_deref().unwrap_or("?"),
-            ),
-            _ => "events after the terminal event".to_owned(),
-        };
-        ctx.dropped(
-            LossCode::PartUnsupported,
-            "",
-            format!("{what}: not part of the response, left out"),
-        );
+        let id = &self.id;
+        self.over.left_out(ctx, || {
+            let what = match &event {
+                w::StreamEvent::Created(e) if e.response.id != *id => format!(
+                    "another response (`{}`) after the terminal event of `{}`",
+                    e.response.id.as_deref().unwrap_or("?"),
+                    id.as_deref().unwrap_or("?"),
+                ),
+                _ => "events after the terminal event".to_owned(),
+            };
+            format!("{what}: not part of the response, left out")
+        });
     }
 
     fn item(&mut self, index: u32) -> Option<&mut Open> {
@@ -720,7 +715,7 @@ impl Decoder {
             stop_reason,
             vendor: Default::default(),
         });
-        self.terminal = true;
+        self.over.end();
     }
 }
 
