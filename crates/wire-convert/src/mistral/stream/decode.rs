@@ -6,9 +6,7 @@ use super::super::hints::{ARGS_JSON, INDEX, NO_ID, OBJECT};
 use super::super::response::{decode_usage, stop_reason};
 use crate::model::{PartMeta, Vendor};
 use crate::openai_chat::stream::{CallDelta, ChoiceDelta, Core};
-use crate::stream::{
-    Event, EventDecoder, Parts, StreamError, StreamErrorKind, StreamStart, error_code_of, read,
-};
+use crate::stream::{Event, EventDecoder, Parts, StreamStart, error_code_of, provider_error, read};
 use crate::{Ctx, Error};
 use serde_json::Value;
 use wire_types::TextOrParts;
@@ -41,15 +39,7 @@ impl EventDecoder for Decoder {
                     Some(other) => other.to_string(),
                     None => e.detail.as_ref().map(Value::to_string).unwrap_or_default(),
                 };
-                self.core.error(
-                    StreamError {
-                        kind: StreamErrorKind::Provider,
-                        code,
-                        message,
-                        value: Some(wire_types::to_value(&e)),
-                    },
-                    out,
-                );
+                out.push(provider_error(code, message, &e));
             }
         }
         Ok(())

@@ -7,8 +7,8 @@ use crate::ids::synthetic_id;
 use crate::model::{Part, PartMeta, StopReason, Text, Usage, Vendor};
 use crate::passes::tools::NO_TYPE;
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamError, StreamErrorKind, StreamPart, StreamStart,
-    error_code_of, incomplete, read,
+    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, error_code_of, incomplete,
+    provider_error, read,
 };
 use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};
@@ -271,11 +271,6 @@ impl Core {
         }
     }
 
-    /// A provider's error event.
-    pub(crate) fn error(&mut self, error: StreamError, out: &mut Parts) {
-        out.push(StreamPart::Error(error));
-    }
-
     /// The end of the stream: the finishes that waited, what is still open, and an
     /// incomplete-stream error when a choice never finished (or none came).
     pub(crate) fn end(&mut self, out: &mut Parts) {
@@ -520,15 +515,8 @@ impl EventDecoder for Decoder {
             w::StreamEvent::Error(e) => {
                 let d = &e.error;
                 let code = error_code_of(d.code.as_ref(), d.kind.as_ref());
-                self.core.error(
-                    StreamError {
-                        kind: StreamErrorKind::Provider,
-                        code,
-                        message: d.message.clone().unwrap_or_default(),
-                        value: Some(wire_types::to_value(&e.error)),
-                    },
-                    out,
-                );
+                let message = d.message.clone().unwrap_or_default();
+                out.push(provider_error(code, message, &e.error));
             }
         }
         Ok(())
