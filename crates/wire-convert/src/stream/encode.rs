@@ -3,7 +3,7 @@
 
 use super::{Framing, PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
 use crate::ids::IdMapper;
-use crate::model::{Part, PartMeta, Signed, Vendor};
+use crate::model::{Part, PartMeta, Signed, Text, ToolCall, Vendor};
 use crate::passes::tools::NO_TYPE;
 use crate::{Ctx, Error, Format, IdMap, Loss, LossCode, Options, ReasoningMode};
 use serde::Serialize;
@@ -176,6 +176,55 @@ pub(crate) trait EventEncoder: Send {
     /// or an error, written): what had to wait is written, what is open is closed, and
     /// the format's terminator.
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error>;
+
+    /// The parts a part the gate let through is written as ([`text_parts`],
+    /// [`call_parts`]), each as [`EventEncoder::part`] writes it.
+    fn parts(
+        &mut self,
+        parts: impl IntoIterator<Item = StreamPart>,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error>
+    where
+        Self: Sized,
+    {
+        for p in parts {
+            self.part(p, out, ctx)?;
+        }
+        Ok(())
+    }
+}
+
+/// A whole text as the parts it streams as: its start (with its meta), its text in one
+/// delta, its end. For an encoder that writes a whole text as it writes a streamed one.
+pub(crate) fn text_parts(part: PartId, choice: u32, text: Text) -> [StreamPart; 3] {
+    [
+        StreamPart::TextStart {
+            part,
+            choice,
+            meta: text.meta,
+        },
+        StreamPart::TextDelta {
+            part,
+            text: text.text,
+        },
+        StreamPart::End { part },
+    ]
+}
+
+/// A whole call as the parts it streams as: its start (id, name, meta), its arguments'
+/// text in one delta, its end. For an encoder that writes a whole call as it writes a
+/// streamed one.
+pub(crate) fn call_parts(part: PartId, choice: u32, call: ToolCall) -> [StreamPart; 3] {
+    let (start, arguments) = super::call_start(part, choice, call);
+    [
+        start,
+        StreamPart::ToolDelta {
+            part,
+            json: arguments.text(),
+        },
+        StreamPart::End { part },
+    ]
 }
 
 /// The loss pointer of a streamed part: `/parts/<part id>`.
