@@ -3,7 +3,7 @@
 
 use super::{Framing, PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
 use crate::ids::IdMapper;
-use crate::model::{Part, PartMeta, Signed, Text, ToolCall, Vendor};
+use crate::model::{Arguments, Part, PartMeta, Signed, Text, ToolCall, Vendor};
 use crate::passes::tools::NO_TYPE;
 use crate::{Ctx, Error, Format, IdMap, Loss, LossCode, Options, ReasoningMode};
 use serde::Serialize;
@@ -469,6 +469,20 @@ pub(crate) fn summary_as_text(
     ctx.changed(code, format!("{}/summary", at(part)), detail);
 }
 
+/// [`summary_as_text`] for a format that has no reasoning summary and sends it as its
+/// thinking (Cohere, Ollama, Mistral): a [`LossCode::PartChanged`], in the words they share.
+pub(crate) fn summary_as_thinking(part: PartId, ctx: &mut Ctx<'_>) {
+    let detail = format!(
+        "{} has no reasoning summary: the summary is sent as thinking",
+        ctx.format
+    );
+    ctx.changed(
+        LossCode::PartChanged,
+        format!("{}/summary", at(part)),
+        detail,
+    );
+}
+
 /// The loss of a whole part that has no place in `stream` (`an anthropic response
 /// stream`): what kind of part it was (for a part kept whole, its format's).
 pub(crate) fn no_place(part: PartId, content: &Part, stream: &str, ctx: &mut Ctx<'_>) {
@@ -490,6 +504,52 @@ pub(crate) fn held_arguments(args: String) -> String {
         "{}".to_owned()
     } else {
         args
+    }
+}
+
+/// A call a stream encoder holds until its end, for a format that sends calls whole
+/// (Gemini, Ollama, Mistral): the call as it started, the text of its argument deltas.
+#[derive(Debug)]
+pub(crate) struct HeldCall {
+    /// The call (its arguments come at [`HeldCall::done`]); later meta is merged into
+    /// its own ([`HeldCall::merge`]).
+    pub(crate) call: ToolCall,
+    args: String,
+}
+
+impl HeldCall {
+    /// A call held from its start ([`StreamPart::ToolStart`]).
+    pub(crate) fn new(id: String, synthetic_id: bool, name: String, meta: PartMeta) -> Self {
+        HeldCall {
+            call: super::started_call(id, synthetic_id, name, meta),
+            args: String::new(),
+        }
+    }
+
+    /// A whole call, held as one that streamed its arguments' text.
+    pub(crate) fn whole(call: ToolCall) -> Self {
+        HeldCall {
+            args: call.arguments.text(),
+            call,
+        }
+    }
+
+    /// More of the arguments' text ([`StreamPart::ToolDelta`]).
+    pub(crate) fn push(&mut self, json: &str) {
+        self.args.push_str(json);
+    }
+
+    /// More vendor data for the call ([`StreamPart::Meta`]), merged into what it has.
+    pub(crate) fn merge(&mut self, meta: PartMeta) {
+        super::merge_meta(&mut self.call.meta, meta);
+    }
+
+    /// The call at its end: its arguments the text that came ([`held_arguments`]).
+    pub(crate) fn done(self) -> ToolCall {
+        ToolCall {
+            arguments: Arguments::Text(held_arguments(self.args)),
+            ..self.call
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, Reasoning, StopReason, Usage, Vendor};
 use crate::stream::{
     EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at, call_parts,
-    no_place, reasoning_id_lost, reasoning_token_lost, start_once, summary_as_text, text_parts,
+    no_place, reasoning_id_lost, reasoning_token_lost, start_once, summary_as_thinking, text_parts,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -375,12 +375,7 @@ impl EventEncoder for Encoder {
             }
             StreamPart::SummaryDelta { part, text, .. } => {
                 if self.kind(part).is_some() {
-                    summary_as_text(
-                        part,
-                        LossCode::PartChanged,
-                        "cohere has no reasoning summary: the summary is sent as thinking",
-                        ctx,
-                    );
+                    summary_as_thinking(part, ctx);
                 }
                 self.text(part, text, out)?;
             }

@@ -3,12 +3,12 @@
 use super::super::F;
 use super::super::hints::{ARGS_JSON, INDEX, NO_ID};
 use super::super::response::{encode_stop, encode_usage};
-use crate::model::{Part, PartMeta, StopReason, Usage, Vendor};
+use crate::model::{Part, StopReason, ToolCall, Usage, Vendor};
 use crate::openai_chat::stream::MESSAGE;
 use crate::stream::{
-    EventEncoder, Events, Gate, PartId, StreamPart, StreamStart, UNFINISHED, at, call_type,
-    error_code, held_arguments, merge_meta, meta_lost, model_or_empty, no_place, reasoning_dropped,
-    reasoning_token_lost, signature_lost, summary_as_text,
+    EventEncoder, Events, Gate, HeldCall, PartId, StreamPart, StreamStart, UNFINISHED, at,
+    call_type, error_code, meta_lost, model_or_empty, no_place, reasoning_dropped,
+    reasoning_token_lost, signature_lost, summary_as_thinking,
 };
 use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};
@@ -20,10 +20,7 @@ use wire_types::mistral as w;
 struct Call {
     part: PartId,
     choice: u32,
-    id: String,
-    name: String,
-    arguments: String,
-    meta: PartMeta,
+    held: HeldCall,
 }
 
 /// What a choice's chunk carries besides its delta: on its finish, the reason, the
@@ -135,8 +132,15 @@ impl Encoder {
 
     /// Writes a call whole.
     fn call(&mut self, c: Call, ctx: &mut Ctx<'_>, out: &mut Events) -> Result<(), Error> {
-        signature_lost(c.meta.signature.as_ref(), c.part, ctx);
-        let v = &c.meta.vendor;
+        let ToolCall {
+            id,
+            name,
+            arguments,
+            meta,
+            ..
+        } = c.held.done();
+        signature_lost(meta.signature.as_ref(), c.part, ctx);
+        let v = &meta.vendor;
         let mut fields = ctx.vendor_fields(v, &at(c.part));
         let kind = call_type(v, &mut fields, F);
         let index = v
@@ -153,7 +157,7 @@ impl Encoder {
                 None => true,
             },
         );
-        let arguments = held_arguments(c.arguments);
+        let arguments = arguments.text();
         let arguments = if v.flag(F, ARGS_JSON) {
             match serde_json::from_str::<Value>(&arguments) {
                 Ok(j) => wire_types::Arguments::Json(j),
@@ -163,10 +167,10 @@ impl Encoder {
             wire_types::Arguments::Text(arguments)
         };
         let call = w::ToolCall {
-            id: (!v.flag(F, NO_ID)).then_some(c.id),
+            id: (!v.flag(F, NO_ID)).then_some(id),
             kind,
             function: w::FunctionCall {
-                name: c.name,
+                name,
                 arguments,
                 extra: wire_types::Extra::from(function),
             },
@@ -217,10 +221,7 @@ impl Encoder {
                 Call {
                     part,
                     choice,
-                    id: c.id,
-                    name: c.name,
-                    arguments: c.arguments.text(),
-                    meta: c.meta,
+                    held: HeldCall::whole(c),
                 },
                 ctx,
                 out,
@@ -367,12 +368,7 @@ impl EventEncoder for Encoder {
                 if let Some(&(_, choice, Open::Reasoning)) =
                     self.open.iter().find(|(p, _, _)| *p == part)
                 {
-                    summary_as_text(
-                        part,
-                        LossCode::PartChanged,
-                        "mistral has no reasoning summary: the summary is sent as thinking",
-                        ctx,
-                    );
+                    summary_as_thinking(part, ctx);
                     if !text.is_empty() {
                         self.thinking(choice, text, out)?;
                     }
@@ -386,20 +382,17 @@ impl EventEncoder for Encoder {
                 part,
                 choice,
                 id,
+                synthetic_id,
                 name,
                 meta,
-                ..
             } => self.calls.push(Call {
                 part,
                 choice,
-                id,
-                name,
-                arguments: String::new(),
-                meta,
+                held: HeldCall::new(id, synthetic_id, name, meta),
             }),
             StreamPart::ToolDelta { part, json } => {
                 if let Some(c) = self.calls.iter_mut().find(|c| c.part == part) {
-                    c.arguments.push_str(&json);
+                    c.held.push(&json);
                 }
             }
             StreamPart::Whole {
@@ -411,7 +404,7 @@ impl EventEncoder for Encoder {
                 match self.calls.iter_mut().find(|c| c.part == part) {
                     // A call's vendor data and signature go out with it (its cache marker
                     // is not written).
-                    Some(c) => merge_meta(&mut c.meta, meta),
+                    Some(c) => c.held.merge(meta),
                     None => meta_lost(&meta, part, ctx),
                 }
             }
