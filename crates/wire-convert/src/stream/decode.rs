@@ -166,6 +166,24 @@ impl Over {
         self.over
     }
 
+    /// Whether an event comes after the last, and so is left out: the first one after it
+    /// that is not `quiet` (a ping, a keepalive: they say nothing) is reported
+    /// ([`Over::left_out`]).
+    pub(crate) fn after<D: Into<String>>(
+        &mut self,
+        quiet: bool,
+        ctx: &mut Ctx<'_>,
+        detail: impl FnOnce() -> D,
+    ) -> bool {
+        if !self.over {
+            return false;
+        }
+        if !quiet {
+            self.left_out(ctx, detail);
+        }
+        true
+    }
+
     /// Leaves out an event after the last: the first time, a
     /// [`LossCode::PartUnsupported`] at the stream's root, `detail` (called then only)
     /// saying what came.

@@ -54,13 +54,12 @@ pub(crate) struct Decoder {
 impl EventDecoder for Decoder {
     fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         let event = read::<w::StreamEvent>(event.data)?;
-        if self.over.is_over() {
-            if !matches!(event, w::StreamEvent::Ping(_)) {
-                self.over.left_out(
-                    ctx,
-                    || "events after message_stop are not part of the message: left out",
-                );
-            }
+        let ping = matches!(event, w::StreamEvent::Ping(_));
+        if self.over.after(
+            ping,
+            ctx,
+            || "events after message_stop are not part of the message: left out",
+        ) {
             return Ok(());
         }
         match event {

@@ -34,11 +34,11 @@ pub(crate) struct Decoder {
 impl EventDecoder for Decoder {
     fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         let event = read::<w::StreamEvent>(event.data)?;
-        if self.over.is_over() {
-            self.over.left_out(
-                ctx,
-                || "events after message-end are not part of the message: left out",
-            );
+        if self.over.after(
+            false,
+            ctx,
+            || "events after message-end are not part of the message: left out",
+        ) {
             return Ok(());
         }
         match event {

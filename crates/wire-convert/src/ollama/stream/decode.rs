@@ -43,11 +43,11 @@ impl EventDecoder for Decoder {
             }
             w::StreamEvent::Chunk(line) => line,
         };
-        if self.over.is_over() {
-            self.over.left_out(
-                ctx,
-                || "lines after the `done: true` line are not part of the response: left out",
-            );
+        if self.over.after(
+            false,
+            ctx,
+            || "lines after the `done: true` line are not part of the response: left out",
+        ) {
             return Ok(());
         }
         if line.message.is_none() {

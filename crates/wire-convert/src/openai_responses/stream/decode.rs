@@ -82,8 +82,14 @@ pub(crate) struct Decoder {
 impl EventDecoder for Decoder {
     fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         let event = read::<w::StreamEvent>(event.data)?;
-        if self.over.is_over() {
-            self.after_terminal(event, ctx);
+        let quiet = matches!(
+            event,
+            w::StreamEvent::Keepalive(_) | w::StreamEvent::Ping(_)
+        );
+        if self
+            .over
+            .after(quiet, ctx, || after_terminal(&event, &self.id))
+        {
             return Ok(());
         }
         match event {
@@ -272,30 +278,6 @@ impl Decoder {
             model: head.model,
             created: head.created,
             vendor: head.vendor,
-        });
-    }
-
-    /// After the terminal event: the response is over (a recording of several
-    /// responses, or a server that goes on). What follows is not part of it: left out,
-    /// reported once; keepalives say nothing.
-    fn after_terminal(&mut self, event: w::StreamEvent, ctx: &mut Ctx<'_>) {
-        if matches!(
-            event,
-            w::StreamEvent::Keepalive(_) | w::StreamEvent::Ping(_)
-        ) {
-            return;
-        }
-        let id = &self.id;
-        self.over.left_out(ctx, || {
-            let what = match &event {
-                w::StreamEvent::Created(e) if e.response.id != *id => format!(
-                    "another response (`{}`) after the terminal event of `{}`",
-                    e.response.id.as_deref().unwrap_or("?"),
-                    id.as_deref().unwrap_or("?"),
-                ),
-                _ => "events after the terminal event".to_owned(),
-            };
-            format!("{what}: not part of the response, left out")
         });
     }
 
@@ -717,6 +699,20 @@ impl Decoder {
         });
         self.over.end();
     }
+}
+
+/// What the loss of events after the terminal event (of response `id`) says came: another
+/// response (a recording of several), or more events (a server that goes on).
+fn after_terminal(event: &w::StreamEvent, id: &Option<String>) -> String {
+    let what = match event {
+        w::StreamEvent::Created(e) if e.response.id != *id => format!(
+            "another response (`{}`) after the terminal event of `{}`",
+            e.response.id.as_deref().unwrap_or("?"),
+            id.as_deref().unwrap_or("?"),
+        ),
+        _ => "events after the terminal event".to_owned(),
+    };
+    format!("{what}: not part of the response, left out")
 }
 
 /// The end of an item that has no complete form: its open parts end.
