@@ -1,16 +1,14 @@
 //! Encoding: neutral stream parts in, the stream's events out.
 
-use super::super::{F, w};
-use crate::model::Part;
-use crate::stream::{PartId, StreamErrorKind, StreamPart, StreamStart};
-use crate::{Ctx, Error, LossCode};
-
 use super::super::response::{encode_stop, encode_usage};
-use crate::model::{Opaque, Usage};
+use super::super::{F, w};
+use crate::model::{Opaque, Part, Usage};
 use crate::stream::{
-    EventEncoder, Events, Gate, Rule, UNFINISHED, at, call_parts, meta_lost, no_place,
-    reasoning_id_lost, reasoning_token_lost, summary_as_text, text_parts,
+    EventEncoder, Events, Gate, PartId, Rule, StreamErrorKind, StreamPart, StreamStart, UNFINISHED,
+    at, call_parts, meta_lost, no_place, reasoning_id_lost, reasoning_token_lost, summary_as_text,
+    text_parts,
 };
+use crate::{Ctx, Error, LossCode};
 
 /// What an open block is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,19 +1,17 @@
 //! Encoding: neutral stream parts in, the stream's events out.
 
 use super::super::F;
-use crate::model::{Part, PartMeta, Signed, Vendor};
-use crate::stream::{PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
+use super::super::response::{encode_stop, encode_usage};
+use crate::model::{Part, PartMeta, Signed, Usage, Vendor};
+use crate::stream::{
+    EventEncoder, Events, Gate, PartId, Rule, StreamError, StreamErrorKind, StreamPart,
+    StreamStart, UNFINISHED, at, call_parts, no_place, reasoning_id_lost, reasoning_token_lost,
+    signature_lost, start_once, summary_as_text,
+};
+use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
 use wire_types::bedrock as w;
-
-use super::super::response::{encode_stop, encode_usage};
-use crate::model::Usage;
-use crate::stream::{
-    EventEncoder, Events, Gate, Rule, UNFINISHED, at, call_parts, no_place, reasoning_id_lost,
-    reasoning_token_lost, signature_lost, start_once, summary_as_text,
-};
-use crate::vendor::Fields;
 
 /// What an open block is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,19 +1,19 @@
 //! Encoding: neutral stream parts in, the stream's events out.
 
 use super::super::F;
+use super::super::encode::{Calls, encode_part};
 use super::super::hints::{BLOCKED, EMPTY, INDEX, NO_INDEX};
-use crate::model::{Part, PartMeta, Text, Usage, Vendor};
-use crate::stream::{PartId, StreamErrorKind, StreamPart, StreamStart};
+use super::super::rebuild_from;
+use super::super::response::{encode_stop, encode_usage};
+use crate::model::{Part, PartMeta, Reasoning, Role, Signed, Text, Usage, Vendor};
+use crate::stream::{
+    EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamErrorKind, StreamPart, StreamStart,
+    at, merge_meta, meta_lost,
+};
+use crate::util::rfc3339_of_unix;
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
 use wire_types::gemini as w;
-
-use super::super::encode::{Calls, encode_part};
-use super::super::rebuild_from;
-use super::super::response::{encode_stop, encode_usage};
-use crate::model::{Reasoning, Role, Signed};
-use crate::stream::{EventEncoder, Events, Gate, HeldCall, Rule, at, merge_meta, meta_lost};
-use crate::util::rfc3339_of_unix;
 
 /// An open part.
 #[derive(Debug)]
