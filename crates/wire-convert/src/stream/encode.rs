@@ -177,8 +177,8 @@ pub(crate) trait EventEncoder: Send {
     /// the format's terminator.
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error>;
 
-    /// The parts a part the gate let through is written as ([`text_parts`],
-    /// [`call_parts`]), each as [`EventEncoder::part`] writes it.
+    /// Writes `parts`, each as [`EventEncoder::part`] does: the parts a whole part the
+    /// gate let through streams as ([`text_parts`], [`call_parts`]).
     fn parts(
         &mut self,
         parts: impl IntoIterator<Item = StreamPart>,
