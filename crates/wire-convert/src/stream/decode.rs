@@ -226,6 +226,23 @@ pub(crate) fn call_start(
     (start, call.arguments)
 }
 
+/// A reasoning part decoded whole (by the format's body decoder) split into the start of
+/// its part (its id and meta) and the rest (text, summaries, tokens), for the caller to
+/// stream as it must.
+pub(crate) fn reasoning_start(
+    part: PartId,
+    choice: u32,
+    mut reasoning: crate::model::Reasoning,
+) -> (StreamPart, crate::model::Reasoning) {
+    let start = StreamPart::ReasoningStart {
+        part,
+        choice,
+        id: reasoning.id.take(),
+        meta: std::mem::take(&mut reasoning.meta),
+    };
+    (start, reasoning)
+}
+
 /// The error part of a provider's error event: its code and message, and its error
 /// object as it came (`value`).
 pub(crate) fn provider_error(

@@ -7,7 +7,7 @@ use super::super::{F, w};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
     Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start,
-    event_type, incomplete, provider_error, read,
+    event_type, incomplete, provider_error, read, reasoning_start,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -180,12 +180,8 @@ impl Decoder {
                 }
             }
             Part::Reasoning(r) => {
-                out.push(StreamPart::ReasoningStart {
-                    part: id,
-                    choice: 0,
-                    id: r.id,
-                    meta: r.meta,
-                });
+                let (start, r) = reasoning_start(id, 0, r);
+                out.push(start);
                 if let Some(text) = r.text.filter(|t| !t.is_empty()) {
                     out.push(StreamPart::ReasoningDelta { part: id, text });
                 }

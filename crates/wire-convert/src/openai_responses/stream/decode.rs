@@ -7,7 +7,7 @@ use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role, Text};
 use crate::stream::{
     Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start,
-    error_code_of, event_type, incomplete, provider_error, read,
+    error_code_of, event_type, incomplete, provider_error, read, reasoning_start,
 };
 use crate::{Ctx, Error};
 use serde_json::{Map, Value};
@@ -803,12 +803,8 @@ fn emit_part(part: Part, out: &mut Parts) -> (PartId, PartMeta) {
             out.push(StreamPart::End { part: id });
         }
         Part::Reasoning(r) => {
-            out.push(StreamPart::ReasoningStart {
-                part: id,
-                choice: 0,
-                id: r.id,
-                meta: r.meta,
-            });
+            let (start, r) = reasoning_start(id, 0, r);
+            out.push(start);
             if let Some(text) = r.text {
                 out.push(StreamPart::ReasoningDelta { part: id, text });
             }
