@@ -226,6 +226,18 @@ pub(crate) fn call_start(
     (start, call.arguments)
 }
 
+/// The end of a call's part: a call no argument text came for (`deltas` false) ends with
+/// the arguments `{}`, never with none.
+pub(crate) fn end_call(part: PartId, deltas: bool, out: &mut Parts) {
+    if !deltas {
+        out.push(StreamPart::ToolDelta {
+            part,
+            json: "{}".to_owned(),
+        });
+    }
+    out.push(StreamPart::End { part });
+}
+
 /// A reasoning part decoded whole (by the format's body decoder) split into the start of
 /// its part (its id and meta) and the rest (text, summaries, tokens), for the caller to
 /// stream as it must.

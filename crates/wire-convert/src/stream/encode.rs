@@ -497,8 +497,9 @@ pub(crate) fn no_place(part: PartId, content: &Part, stream: &str, ctx: &mut Ctx
     );
 }
 
-/// The arguments text of a call that a stream encoder held until its end: the text of
-/// its deltas, `{}` when none came (or only white space).
+/// The arguments text of a call held until its end (by a stream encoder, or by a decoder
+/// whose call comes whole or with its start): the text that came, `{}` when none did (or
+/// only white space).
 pub(crate) fn held_arguments(args: String) -> String {
     if args.trim().is_empty() {
         "{}".to_owned()

@@ -40,8 +40,8 @@ mod translate;
 pub use accumulate::{Accumulator, accumulate};
 pub(crate) use accumulate::{merge_meta, started_call};
 pub(crate) use decode::{
-    Event, EventDecoder, Once, Over, Parts, call_start, error_code_of, event_type, incomplete,
-    provider_error, read, reasoning_start,
+    Event, EventDecoder, Once, Over, Parts, call_start, end_call, error_code_of, event_type,
+    incomplete, provider_error, read, reasoning_start,
 };
 pub use decode::{Framing, StreamDecoder};
 pub use encode::StreamEncoder;

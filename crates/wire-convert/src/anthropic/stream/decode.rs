@@ -7,7 +7,7 @@ use super::super::{F, w};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
     Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start,
-    event_type, incomplete, provider_error, read, reasoning_start,
+    event_type, held_arguments, incomplete, provider_error, read, reasoning_start,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -341,11 +341,7 @@ fn close(open: Open, out: &mut Parts) {
             if !deltas {
                 // No delta: the start's input is the input (`{}` for a call without
                 // arguments).
-                let json = if start_input.trim().is_empty() {
-                    "{}".to_owned()
-                } else {
-                    start_input
-                };
+                let json = held_arguments(start_input);
                 out.push(StreamPart::ToolDelta { part, json });
             }
             out.push(StreamPart::End { part });

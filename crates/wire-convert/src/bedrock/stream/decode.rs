@@ -5,7 +5,7 @@ use super::super::response::{decode_usage, stop_reason};
 use super::super::{F, hints};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, incomplete,
+    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, end_call, incomplete,
     provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
@@ -558,15 +558,6 @@ fn close(open: Open, out: &mut Parts, ctx: &mut Ctx<'_>) {
             out.push(StreamPart::End { part });
         }
         Open::Reasoning(part) => out.push(StreamPart::End { part }),
-        Open::Tool { part, deltas } => {
-            if !deltas {
-                // No fragment: a call without arguments.
-                out.push(StreamPart::ToolDelta {
-                    part,
-                    json: "{}".to_owned(),
-                });
-            }
-            out.push(StreamPart::End { part });
-        }
+        Open::Tool { part, deltas } => end_call(part, deltas, out),
     }
 }

@@ -6,7 +6,7 @@ use super::super::hints::TOOL_PLAN;
 use super::super::response::{decode_usage, stop_reason};
 use crate::model::{Part, PartMeta, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start,
+    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start, end_call,
     event_type, incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
@@ -281,14 +281,7 @@ impl Decoder {
     fn end_call(&mut self, index: u32, out: &mut Parts) {
         if let Some(i) = self.calls.iter().position(|(x, _, _)| *x == index) {
             let (_, part, args) = self.calls.remove(i);
-            if !args {
-                // A call without arguments (no delta): `{}`.
-                out.push(StreamPart::ToolDelta {
-                    part,
-                    json: "{}".to_owned(),
-                });
-            }
-            out.push(StreamPart::End { part });
+            end_call(part, args, out);
         }
     }
 

@@ -7,8 +7,8 @@ use crate::ids::synthetic_id;
 use crate::model::{Part, PartMeta, StopReason, Text, Usage, Vendor};
 use crate::passes::tools::NO_TYPE;
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, error_code_of, incomplete,
-    provider_error, read,
+    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, end_call, error_code_of,
+    incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};
@@ -405,13 +405,7 @@ impl ChoiceState {
                 call.start(self.index, first + k, format, no_id, out);
             }
             if let Some(part) = call.part {
-                if !call.args {
-                    out.push(StreamPart::ToolDelta {
-                        part,
-                        json: "{}".to_owned(),
-                    });
-                }
-                out.push(StreamPart::End { part });
+                end_call(part, call.args, out);
             }
         }
         self.done = true;
