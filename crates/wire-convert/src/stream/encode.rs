@@ -260,6 +260,10 @@ pub(crate) struct Rule {
     /// Whether reasoning is left out when the options drop it (see [`reasoning_dropped`]):
     /// a format that keeps its own reasoning drops only another's.
     reasoning: bool,
+    /// Whether the format has a place for a reasoning token (a signature, an encrypted
+    /// payload): where it has none, each is a loss, reported as a signature's, and never
+    /// reaches the encoder (see [`Rule::no_tokens`]).
+    tokens: bool,
 }
 
 impl Rule {
@@ -268,6 +272,7 @@ impl Rule {
         Rule {
             one: Some(what),
             reasoning,
+            tokens: true,
         }
     }
 
@@ -276,6 +281,17 @@ impl Rule {
         Rule {
             one: None,
             reasoning,
+            tokens: true,
+        }
+    }
+
+    /// The same rule for a format with no place for any reasoning token (OpenAI Chat,
+    /// Mistral: reasoning is text only there): every signature or encrypted payload is a
+    /// loss, at `/parts/<part id>/signature`.
+    pub(crate) fn no_tokens(self) -> Rule {
+        Rule {
+            tokens: false,
+            ..self
         }
     }
 }
@@ -379,15 +395,26 @@ impl Dropped {
     /// the options drop, when the rule applies to it (see [`reasoning_dropped`]). A part
     /// left out at its start is remembered, and its deltas, signature, meta and end are
     /// left out after it; the finish of another choice is nothing to a format that
-    /// streams one.
+    /// streams one; a signature is a loss to a format with no place for it
+    /// ([`Rule::no_tokens`]).
     fn admit(&mut self, part: &StreamPart, rule: Rule, ctx: &mut Ctx<'_>) -> bool {
-        let Rule { one, reasoning } = rule;
+        let Rule {
+            one,
+            reasoning,
+            tokens,
+        } = rule;
         let (id, choice) = match part {
             StreamPart::TextStart { part, choice, .. }
             | StreamPart::ReasoningStart { part, choice, .. }
             | StreamPart::ToolStart { part, choice, .. }
             | StreamPart::Whole { part, choice, .. } => (*part, *choice),
             StreamPart::Finish { choice, .. } => return one.is_none() || *choice == 0,
+            StreamPart::Signature { part, token, .. } if !tokens => {
+                if !self.0.contains(part) {
+                    reasoning_token_lost(token, false, false, *part, ctx);
+                }
+                return false;
+            }
             other => return part_of(other).is_none_or(|p| !self.0.contains(&p)),
         };
         if let Some(what) = one {

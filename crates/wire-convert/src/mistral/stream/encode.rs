@@ -6,9 +6,9 @@ use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, StopReason, ToolCall, Usage, Vendor};
 use crate::openai_chat::stream::MESSAGE;
 use crate::stream::{
-    EventEncoder, Events, Gate, HeldCall, PartId, StreamPart, StreamStart, UNFINISHED, at,
-    call_type, error_code, meta_lost, model_or_empty, no_place, reasoning_dropped,
-    reasoning_token_lost, signature_lost, summary_as_thinking,
+    EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at,
+    call_type, error_code, meta_lost, model_or_empty, no_place, reasoning_dropped, signature_lost,
+    summary_as_thinking,
 };
 use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};
@@ -319,6 +319,10 @@ impl EventEncoder for Encoder {
         &mut self.gate
     }
 
+    fn rule(&self) -> Rule {
+        Rule::every_choice(true).no_tokens()
+    }
+
     fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         self.source = s.format;
         self.id = s.id.unwrap_or_default();
@@ -330,7 +334,8 @@ impl EventEncoder for Encoder {
 
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         match part {
-            StreamPart::Start(_) => {}
+            // Signatures are the gate's to report (`Rule::no_tokens`).
+            StreamPart::Start(_) | StreamPart::Signature { .. } => {}
             StreamPart::TextStart { part, choice, meta } => {
                 meta_lost(&meta, part, ctx);
                 self.open.push((part, choice, Open::Text));
@@ -373,10 +378,6 @@ impl EventEncoder for Encoder {
                         self.thinking(choice, text, out)?;
                     }
                 }
-            }
-            StreamPart::Signature { part, token, .. } => {
-                // An encrypted payload is reported as a signature here.
-                reasoning_token_lost(&token, false, false, part, ctx);
             }
             StreamPart::ToolStart {
                 part,

@@ -6,9 +6,9 @@ use super::super::response::encode_usage;
 use super::decode::message_members;
 use crate::model::{Part, StopKind, StopReason, ToolCall, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, Gate, PartId, StreamPart, StreamStart, UNFINISHED, at, call_type,
-    error_code, meta_lost, model_or_empty, no_place, reasoning_dropped, reasoning_token_lost,
-    signature_lost, started_call,
+    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at, call_type,
+    error_code, meta_lost, model_or_empty, no_place, reasoning_dropped, signature_lost,
+    started_call,
 };
 use crate::vendor::Fields;
 use crate::{Ctx, Error, Format, LossCode};
@@ -426,6 +426,10 @@ impl EventEncoder for Encoder {
         &mut self.gate
     }
 
+    fn rule(&self) -> Rule {
+        Rule::every_choice(true).no_tokens()
+    }
+
     fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         self.source = s.format;
         self.id = s.id.unwrap_or_default();
@@ -446,7 +450,8 @@ impl EventEncoder for Encoder {
 
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         match part {
-            StreamPart::Start(_) => {}
+            // Signatures are the gate's to report (`Rule::no_tokens`).
+            StreamPart::Start(_) | StreamPart::Signature { .. } => {}
             StreamPart::TextStart { part, choice, meta } => {
                 meta_lost(&meta, part, ctx);
                 self.open.push((part, choice, Open::Text));
@@ -483,10 +488,6 @@ impl EventEncoder for Encoder {
                         self.reasoning_delta(choice, text, out)?;
                     }
                 }
-            }
-            StreamPart::Signature { part, token, .. } => {
-                // An encrypted payload is reported as a signature here.
-                reasoning_token_lost(&token, false, false, part, ctx);
             }
             StreamPart::ToolStart {
                 part,
