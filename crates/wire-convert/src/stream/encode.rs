@@ -600,16 +600,41 @@ pub(crate) fn call_type(
     )
 }
 
-/// The model a chunk names: the start's, or `""` (with a loss) when the source names none.
-pub(crate) fn model_or_empty(model: Option<String>, ctx: &mut Ctx<'_>) -> String {
-    model.unwrap_or_else(|| {
-        ctx.changed(
-            LossCode::FieldDefaulted,
-            "/model",
-            "the source names no model: written as \"\"",
-        );
-        String::new()
-    })
+/// What each chunk of an OpenAI-shaped stream (Chat Completions, Mistral) repeats of the
+/// stream's start, and the source's format its encoder's rules look at.
+#[derive(Debug, Default)]
+pub(crate) struct ChunkHead {
+    /// The response id: the start's, or `""`.
+    pub(crate) id: String,
+    /// The model: the start's, or `""` (with a loss) when the source names none.
+    pub(crate) model: String,
+    /// The source's format (the encoder writes only its own format's reasoning as it
+    /// came).
+    pub(crate) source: Option<Format>,
+}
+
+impl ChunkHead {
+    /// The head of a stream whose start gave `format`, `id` and `model`.
+    pub(crate) fn new(
+        format: Option<Format>,
+        id: Option<String>,
+        model: Option<String>,
+        ctx: &mut Ctx<'_>,
+    ) -> Self {
+        let model = model.unwrap_or_else(|| {
+            ctx.changed(
+                LossCode::FieldDefaulted,
+                "/model",
+                "the source names no model: written as \"\"",
+            );
+            String::new()
+        });
+        ChunkHead {
+            id: id.unwrap_or_default(),
+            model,
+            source: format,
+        }
+    }
 }
 
 /// What an encoder writes in place of a finish when its source ended without one (the

@@ -46,8 +46,8 @@ pub(crate) use decode::{
 pub use decode::{Framing, StreamDecoder};
 pub use encode::StreamEncoder;
 pub(crate) use encode::{
-    EventEncoder, Events, Gate, HeldCall, Rule, UNFINISHED, at, call_parts, call_type, error_code,
-    held_arguments, meta_lost, model_or_empty, no_place, reasoning_dropped, reasoning_id_lost,
+    ChunkHead, EventEncoder, Events, Gate, HeldCall, Rule, UNFINISHED, at, call_parts, call_type,
+    error_code, held_arguments, meta_lost, no_place, reasoning_dropped, reasoning_id_lost,
     reasoning_token_lost, signature_lost, start_once, summary_as_text, summary_as_thinking,
     text_parts,
 };

@@ -6,11 +6,11 @@ use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, StopReason, ToolCall, Usage, Vendor};
 use crate::openai_chat::stream::MESSAGE;
 use crate::stream::{
-    EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at,
-    call_type, error_code, meta_lost, model_or_empty, no_place, reasoning_dropped, signature_lost,
+    ChunkHead, EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamPart, StreamStart,
+    UNFINISHED, at, call_type, error_code, meta_lost, no_place, reasoning_dropped, signature_lost,
     summary_as_thinking,
 };
-use crate::{Ctx, Error, Format, LossCode};
+use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
 use wire_types::TextOrParts;
 use wire_types::mistral as w;
@@ -46,11 +46,9 @@ enum Open {
 /// source that ends without a finish ends with an error object instead.
 #[derive(Debug, Default)]
 pub(crate) struct Encoder {
-    id: String,
-    model: String,
+    /// The id, model and source's format, from the start.
+    head: ChunkHead,
     created: Option<u64>,
-    /// The source's format (Mistral's own reasoning is written as it came).
-    source: Option<Format>,
     /// The start's own members, written on the first chunk.
     first: Map<String, Value>,
     /// Choices whose role went out.
@@ -90,10 +88,10 @@ impl Encoder {
             choice.extra.mark_null("finish_reason");
         }
         let chunk = w::Chunk {
-            id: Some(self.id.clone()),
+            id: Some(self.head.id.clone()),
             object: Some("chat.completion.chunk".to_owned()),
             created: self.created,
-            model: Some(self.model.clone()),
+            model: Some(self.head.model.clone()),
             choices: vec![choice],
             usage: end.usage,
             extra: wire_types::Extra::from(std::mem::take(&mut self.first)),
@@ -248,7 +246,7 @@ impl Encoder {
     /// is not zero); Mistral's own is written back as it came.
     fn usage_of(&self, u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
         let mut usage = encode_usage(u, ctx);
-        if self.source != Some(F) {
+        if self.head.source != Some(F) {
             if let Some(d) = usage.prompt_tokens_details.take() {
                 if let Some(n) = d.cached_tokens.filter(|n| *n > 0) {
                     ctx.dropped(
@@ -324,9 +322,7 @@ impl EventEncoder for Encoder {
     }
 
     fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.source = s.format;
-        self.id = s.id.unwrap_or_default();
-        self.model = model_or_empty(s.model, ctx);
+        self.head = ChunkHead::new(s.format, s.id, s.model, ctx);
         self.created = s.created;
         self.first = ctx.vendor_fields(&s.vendor, "");
         Ok(())
