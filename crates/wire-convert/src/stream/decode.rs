@@ -146,6 +146,58 @@ impl Once {
     }
 }
 
+/// Whether a decoder's stream is over (its last event came: the finish, an error), and
+/// what came after it: not part of the response (a recording of several turns, a server
+/// that goes on), left out with one loss for all of it, never one per event.
+#[derive(Debug, Default)]
+pub(crate) struct Over {
+    over: bool,
+    reported: bool,
+}
+
+impl Over {
+    /// The stream's last event came: what follows is left out.
+    pub(crate) fn end(&mut self) {
+        self.over = true;
+    }
+
+    /// Whether the stream's last event came.
+    pub(crate) fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// Whether an event comes after the last, and so is left out: the first one after it
+    /// that is not `quiet` (a ping, a keepalive: they say nothing) is reported
+    /// ([`Over::left_out`]).
+    pub(crate) fn after<D: Into<String>>(
+        &mut self,
+        quiet: bool,
+        ctx: &mut Ctx<'_>,
+        detail: impl FnOnce() -> D,
+    ) -> bool {
+        if !self.over {
+            return false;
+        }
+        if !quiet {
+            self.left_out(ctx, detail);
+        }
+        true
+    }
+
+    /// Leaves out an event after the last: the first time, a
+    /// [`LossCode::PartUnsupported`] at the stream's root, `detail` (called then only)
+    /// saying what came.
+    pub(crate) fn left_out<D: Into<String>>(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        detail: impl FnOnce() -> D,
+    ) {
+        if !std::mem::replace(&mut self.reported, true) {
+            ctx.dropped(LossCode::PartUnsupported, "", detail());
+        }
+    }
+}
+
 /// The `type` member of an event as its wire type writes it (`?` when it has none): an
 /// event the decoder does not know, named in its loss.
 pub(crate) fn event_type(event: &impl serde::Serialize) -> String {
@@ -172,6 +224,35 @@ pub(crate) fn call_start(
         meta: call.meta,
     };
     (start, call.arguments)
+}
+
+/// The end of a call's part: a call no argument text came for (`deltas` false) ends with
+/// the arguments `{}`, never with none.
+pub(crate) fn end_call(part: PartId, deltas: bool, out: &mut Parts) {
+    if !deltas {
+        out.push(StreamPart::ToolDelta {
+            part,
+            json: "{}".to_owned(),
+        });
+    }
+    out.push(StreamPart::End { part });
+}
+
+/// A reasoning part decoded whole (by the format's body decoder) split into the start of
+/// its part (its id and meta) and the rest (text, summaries, tokens), for the caller to
+/// stream as it must.
+pub(crate) fn reasoning_start(
+    part: PartId,
+    choice: u32,
+    mut reasoning: crate::model::Reasoning,
+) -> (StreamPart, crate::model::Reasoning) {
+    let start = StreamPart::ReasoningStart {
+        part,
+        choice,
+        id: reasoning.id.take(),
+        meta: std::mem::take(&mut reasoning.meta),
+    };
+    (start, reasoning)
 }
 
 /// The error part of a provider's error event: its code and message, and its error

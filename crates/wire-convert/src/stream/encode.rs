@@ -3,7 +3,7 @@
 
 use super::{Framing, PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
 use crate::ids::IdMapper;
-use crate::model::{Part, PartMeta, Signed, Vendor};
+use crate::model::{Arguments, Part, PartMeta, Signed, Text, ToolCall, Vendor};
 use crate::passes::tools::NO_TYPE;
 use crate::{Ctx, Error, Format, IdMap, Loss, LossCode, Options, ReasoningMode};
 use serde::Serialize;
@@ -176,6 +176,55 @@ pub(crate) trait EventEncoder: Send {
     /// or an error, written): what had to wait is written, what is open is closed, and
     /// the format's terminator.
     fn end(&mut self, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error>;
+
+    /// Writes `parts`, each as [`EventEncoder::part`] does: the parts a whole part the
+    /// gate let through streams as ([`text_parts`], [`call_parts`]).
+    fn parts(
+        &mut self,
+        parts: impl IntoIterator<Item = StreamPart>,
+        out: &mut Events,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error>
+    where
+        Self: Sized,
+    {
+        for p in parts {
+            self.part(p, out, ctx)?;
+        }
+        Ok(())
+    }
+}
+
+/// A whole text as the parts it streams as: its start (with its meta), its text in one
+/// delta, its end. For an encoder that writes a whole text as it writes a streamed one.
+pub(crate) fn text_parts(part: PartId, choice: u32, text: Text) -> [StreamPart; 3] {
+    [
+        StreamPart::TextStart {
+            part,
+            choice,
+            meta: text.meta,
+        },
+        StreamPart::TextDelta {
+            part,
+            text: text.text,
+        },
+        StreamPart::End { part },
+    ]
+}
+
+/// A whole call as the parts it streams as: its start (id, name, meta), its arguments'
+/// text in one delta, its end. For an encoder that writes a whole call as it writes a
+/// streamed one.
+pub(crate) fn call_parts(part: PartId, choice: u32, call: ToolCall) -> [StreamPart; 3] {
+    let (start, arguments) = super::call_start(part, choice, call);
+    [
+        start,
+        StreamPart::ToolDelta {
+            part,
+            json: arguments.text(),
+        },
+        StreamPart::End { part },
+    ]
 }
 
 /// The loss pointer of a streamed part: `/parts/<part id>`.
@@ -211,6 +260,10 @@ pub(crate) struct Rule {
     /// Whether reasoning is left out when the options drop it (see [`reasoning_dropped`]):
     /// a format that keeps its own reasoning drops only another's.
     reasoning: bool,
+    /// Whether the format has a place for a reasoning token (a signature, an encrypted
+    /// payload): where it has none, each is a loss, reported as a signature's, and never
+    /// reaches the encoder (see [`Rule::no_tokens`]).
+    tokens: bool,
 }
 
 impl Rule {
@@ -219,6 +272,7 @@ impl Rule {
         Rule {
             one: Some(what),
             reasoning,
+            tokens: true,
         }
     }
 
@@ -227,6 +281,17 @@ impl Rule {
         Rule {
             one: None,
             reasoning,
+            tokens: true,
+        }
+    }
+
+    /// The same rule for a format with no place for any reasoning token (OpenAI Chat,
+    /// Mistral: reasoning is text only there): every signature or encrypted payload is a
+    /// loss, at `/parts/<part id>/signature`.
+    pub(crate) fn no_tokens(self) -> Rule {
+        Rule {
+            tokens: false,
+            ..self
         }
     }
 }
@@ -330,15 +395,26 @@ impl Dropped {
     /// the options drop, when the rule applies to it (see [`reasoning_dropped`]). A part
     /// left out at its start is remembered, and its deltas, signature, meta and end are
     /// left out after it; the finish of another choice is nothing to a format that
-    /// streams one.
+    /// streams one; a signature is a loss to a format with no place for it
+    /// ([`Rule::no_tokens`]).
     fn admit(&mut self, part: &StreamPart, rule: Rule, ctx: &mut Ctx<'_>) -> bool {
-        let Rule { one, reasoning } = rule;
+        let Rule {
+            one,
+            reasoning,
+            tokens,
+        } = rule;
         let (id, choice) = match part {
             StreamPart::TextStart { part, choice, .. }
             | StreamPart::ReasoningStart { part, choice, .. }
             | StreamPart::ToolStart { part, choice, .. }
             | StreamPart::Whole { part, choice, .. } => (*part, *choice),
             StreamPart::Finish { choice, .. } => return one.is_none() || *choice == 0,
+            StreamPart::Signature { part, token, .. } if !tokens => {
+                if !self.0.contains(part) {
+                    reasoning_token_lost(token, false, false, *part, ctx);
+                }
+                return false;
+            }
             other => return part_of(other).is_none_or(|p| !self.0.contains(&p)),
         };
         if let Some(what) = one {
@@ -420,6 +496,20 @@ pub(crate) fn summary_as_text(
     ctx.changed(code, format!("{}/summary", at(part)), detail);
 }
 
+/// [`summary_as_text`] for a format that has no reasoning summary and sends it as its
+/// thinking (Cohere, Ollama, Mistral): a [`LossCode::PartChanged`], in the words they share.
+pub(crate) fn summary_as_thinking(part: PartId, ctx: &mut Ctx<'_>) {
+    let detail = format!(
+        "{} has no reasoning summary: the summary is sent as thinking",
+        ctx.format
+    );
+    ctx.changed(
+        LossCode::PartChanged,
+        format!("{}/summary", at(part)),
+        detail,
+    );
+}
+
 /// The loss of a whole part that has no place in `stream` (`an anthropic response
 /// stream`): what kind of part it was (for a part kept whole, its format's).
 pub(crate) fn no_place(part: PartId, content: &Part, stream: &str, ctx: &mut Ctx<'_>) {
@@ -434,13 +524,60 @@ pub(crate) fn no_place(part: PartId, content: &Part, stream: &str, ctx: &mut Ctx
     );
 }
 
-/// The arguments text of a call that a stream encoder held until its end: the text of
-/// its deltas, `{}` when none came (or only white space).
+/// The arguments text of a call held until its end (by a stream encoder, or by a decoder
+/// whose call comes whole or with its start): the text that came, `{}` when none did (or
+/// only white space).
 pub(crate) fn held_arguments(args: String) -> String {
     if args.trim().is_empty() {
         "{}".to_owned()
     } else {
         args
+    }
+}
+
+/// A call a stream encoder holds until its end, for a format that sends calls whole
+/// (Gemini, Ollama, Mistral): the call as it started, the text of its argument deltas.
+#[derive(Debug)]
+pub(crate) struct HeldCall {
+    /// The call (its arguments come at [`HeldCall::done`]); later meta is merged into
+    /// its own ([`HeldCall::merge`]).
+    pub(crate) call: ToolCall,
+    args: String,
+}
+
+impl HeldCall {
+    /// A call held from its start ([`StreamPart::ToolStart`]).
+    pub(crate) fn new(id: String, synthetic_id: bool, name: String, meta: PartMeta) -> Self {
+        HeldCall {
+            call: super::started_call(id, synthetic_id, name, meta),
+            args: String::new(),
+        }
+    }
+
+    /// A whole call, held as one that streamed its arguments' text.
+    pub(crate) fn whole(call: ToolCall) -> Self {
+        HeldCall {
+            args: call.arguments.text(),
+            call,
+        }
+    }
+
+    /// More of the arguments' text ([`StreamPart::ToolDelta`]).
+    pub(crate) fn push(&mut self, json: &str) {
+        self.args.push_str(json);
+    }
+
+    /// More vendor data for the call ([`StreamPart::Meta`]), merged into what it has.
+    pub(crate) fn merge(&mut self, meta: PartMeta) {
+        super::merge_meta(&mut self.call.meta, meta);
+    }
+
+    /// The call at its end: its arguments the text that came ([`held_arguments`]).
+    pub(crate) fn done(self) -> ToolCall {
+        ToolCall {
+            arguments: Arguments::Text(held_arguments(self.args)),
+            ..self.call
+        }
     }
 }
 
@@ -463,16 +600,41 @@ pub(crate) fn call_type(
     )
 }
 
-/// The model a chunk names: the start's, or `""` (with a loss) when the source names none.
-pub(crate) fn model_or_empty(model: Option<String>, ctx: &mut Ctx<'_>) -> String {
-    model.unwrap_or_else(|| {
-        ctx.changed(
-            LossCode::FieldDefaulted,
-            "/model",
-            "the source names no model: written as \"\"",
-        );
-        String::new()
-    })
+/// What each chunk of an OpenAI-shaped stream (Chat Completions, Mistral) repeats of the
+/// stream's start, and the source's format its encoder's rules look at.
+#[derive(Debug, Default)]
+pub(crate) struct ChunkHead {
+    /// The response id: the start's, or `""`.
+    pub(crate) id: String,
+    /// The model: the start's, or `""` (with a loss) when the source names none.
+    pub(crate) model: String,
+    /// The source's format (the encoder writes only its own format's reasoning as it
+    /// came).
+    pub(crate) source: Option<Format>,
+}
+
+impl ChunkHead {
+    /// The head of a stream whose start gave `format`, `id` and `model`.
+    pub(crate) fn new(
+        format: Option<Format>,
+        id: Option<String>,
+        model: Option<String>,
+        ctx: &mut Ctx<'_>,
+    ) -> Self {
+        let model = model.unwrap_or_else(|| {
+            ctx.changed(
+                LossCode::FieldDefaulted,
+                "/model",
+                "the source names no model: written as \"\"",
+            );
+            String::new()
+        });
+        ChunkHead {
+            id: id.unwrap_or_default(),
+            model,
+            source: format,
+        }
+    }
 }
 
 /// What an encoder writes in place of a finish when its source ended without one (the

@@ -40,15 +40,16 @@ mod translate;
 pub use accumulate::{Accumulator, accumulate};
 pub(crate) use accumulate::{merge_meta, started_call};
 pub(crate) use decode::{
-    Event, EventDecoder, Once, Parts, call_start, error_code_of, event_type, incomplete,
-    provider_error, read,
+    Event, EventDecoder, Once, Over, Parts, call_start, end_call, error_code_of, event_type,
+    incomplete, provider_error, read, reasoning_start,
 };
 pub use decode::{Framing, StreamDecoder};
 pub use encode::StreamEncoder;
 pub(crate) use encode::{
-    EventEncoder, Events, Gate, Rule, UNFINISHED, at, call_type, error_code, held_arguments,
-    meta_lost, model_or_empty, no_place, reasoning_dropped, reasoning_id_lost,
-    reasoning_token_lost, signature_lost, start_once, summary_as_text,
+    ChunkHead, EventEncoder, Events, Gate, HeldCall, Rule, UNFINISHED, at, call_parts, call_type,
+    error_code, held_arguments, meta_lost, no_place, reasoning_dropped, reasoning_id_lost,
+    reasoning_token_lost, signature_lost, start_once, summary_as_text, summary_as_thinking,
+    text_parts,
 };
 pub use translate::StreamTranslator;
 

@@ -6,8 +6,8 @@ use super::super::response::{decode_response, decode_usage, stop_reason_of};
 use super::super::{F, w};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, call_start, event_type,
-    incomplete, provider_error, read,
+    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start,
+    event_type, held_arguments, incomplete, provider_error, read, reasoning_start,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -45,9 +45,8 @@ pub(crate) struct Decoder {
     /// laid over it.
     usage: Option<Value>,
     stop_reason: Option<StopReason>,
-    stopped: bool,
-    /// Events came after `message_stop` (reported once).
-    after_stop: bool,
+    /// `message_stop` came.
+    over: Over,
     /// Event types reported as having no neutral part (each once).
     unknown: Once,
 }
@@ -55,17 +54,12 @@ pub(crate) struct Decoder {
 impl EventDecoder for Decoder {
     fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         let event = read::<w::StreamEvent>(event.data)?;
-        if self.stopped {
-            // The message is over: a recording of several turns, or a server that goes
-            // on. What follows is not part of this response.
-            if !self.after_stop && !matches!(event, w::StreamEvent::Ping(_)) {
-                self.after_stop = true;
-                ctx.dropped(
-                    LossCode::PartUnsupported,
-                    "",
-                    "events after message_stop are not part of the message: left out",
-                );
-            }
+        let ping = matches!(event, w::StreamEvent::Ping(_));
+        if self.over.after(
+            ping,
+            ctx,
+            || "events after message_stop are not part of the message: left out",
+        ) {
             return Ok(());
         }
         match event {
@@ -123,7 +117,7 @@ impl EventDecoder for Decoder {
             }
             w::StreamEvent::MessageStop(_) => {
                 self.close_all(out);
-                self.stopped = true;
+                self.over.end();
                 out.push(StreamPart::Finish {
                     choice: 0,
                     stop_reason: self.stop_reason.take(),
@@ -146,7 +140,7 @@ impl EventDecoder for Decoder {
     }
 
     fn end(&mut self, out: &mut Parts, _ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.stopped {
+        if !self.over.is_over() {
             self.close_all(out);
             out.push(incomplete(F));
         }
@@ -186,12 +180,8 @@ impl Decoder {
                 }
             }
             Part::Reasoning(r) => {
-                out.push(StreamPart::ReasoningStart {
-                    part: id,
-                    choice: 0,
-                    id: r.id,
-                    meta: r.meta,
-                });
+                let (start, r) = reasoning_start(id, 0, r);
+                out.push(start);
                 if let Some(text) = r.text.filter(|t| !t.is_empty()) {
                     out.push(StreamPart::ReasoningDelta { part: id, text });
                 }
@@ -351,11 +341,7 @@ fn close(open: Open, out: &mut Parts) {
             if !deltas {
                 // No delta: the start's input is the input (`{}` for a call without
                 // arguments).
-                let json = if start_input.trim().is_empty() {
-                    "{}".to_owned()
-                } else {
-                    start_input
-                };
+                let json = held_arguments(start_input);
                 out.push(StreamPart::ToolDelta { part, json });
             }
             out.push(StreamPart::End { part });

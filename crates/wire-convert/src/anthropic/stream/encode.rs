@@ -1,16 +1,14 @@
 //! Encoding: neutral stream parts in, the stream's events out.
 
-use super::super::{F, w};
-use crate::model::Part;
-use crate::stream::{PartId, StreamErrorKind, StreamPart, StreamStart};
-use crate::{Ctx, Error, LossCode};
-
 use super::super::response::{encode_stop, encode_usage};
-use crate::model::{Opaque, Usage};
+use super::super::{F, w};
+use crate::model::{Opaque, Part, Usage};
 use crate::stream::{
-    EventEncoder, Events, Gate, Rule, UNFINISHED, at, meta_lost, no_place, reasoning_id_lost,
-    reasoning_token_lost, summary_as_text,
+    EventEncoder, Events, Gate, PartId, Rule, StreamErrorKind, StreamPart, StreamStart, UNFINISHED,
+    at, call_parts, meta_lost, no_place, reasoning_id_lost, reasoning_token_lost, summary_as_text,
+    text_parts,
 };
+use crate::{Ctx, Error, LossCode};
 
 /// What an open block is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,59 +158,6 @@ impl Encoder {
             .find(|(p, _, _)| *p == part)
             .map(|(_, _, k)| *k)
     }
-
-    fn whole(
-        &mut self,
-        part: PartId,
-        content: Part,
-        out: &mut Events,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(), Error> {
-        match content {
-            Part::Opaque(Opaque {
-                format: F, value, ..
-            }) => match serde_json::from_value(value) {
-                Ok(block) => {
-                    self.open_block(part, Block::Text, block, out)?;
-                    self.stop_block(part, out)
-                }
-                Err(e) => {
-                    ctx.dropped(
-                        LossCode::PartUnsupported,
-                        at(part),
-                        format!(
-                            "this anthropic block, kept whole, is no longer a valid block: {e}"
-                        ),
-                    );
-                    Ok(())
-                }
-            },
-            Part::Text(t) => {
-                meta_lost(&t.meta, part, ctx);
-                self.open_block(part, Block::Text, text_block(), out)?;
-                self.delta(
-                    part,
-                    w::BlockDelta::Text(w::TextDelta {
-                        text: t.text,
-                        extra: Default::default(),
-                    }),
-                    out,
-                )?;
-                self.stop_block(part, out)
-            }
-            Part::ToolCall(c) => {
-                meta_lost(&c.meta, part, ctx);
-                self.open_block(part, Block::Tool, tool_block(c.id, c.name), out)?;
-                let json = c.arguments.text();
-                self.delta(part, input_delta(json), out)?;
-                self.stop_block(part, out)
-            }
-            other => {
-                no_place(part, &other, "an anthropic response stream", ctx);
-                Ok(())
-            }
-        }
-    }
 }
 
 fn text_block() -> w::ContentBlock {
@@ -351,7 +296,31 @@ impl EventEncoder for Encoder {
                 self.open_block(part, Block::Tool, tool_block(id, name), out)?;
             }
             StreamPart::ToolDelta { part, json } => self.delta(part, input_delta(json), out)?,
-            StreamPart::Whole { part, content, .. } => self.whole(part, content, out, ctx)?,
+            StreamPart::Whole {
+                part,
+                choice,
+                content,
+            } => match content {
+                Part::Text(t) => self.parts(text_parts(part, choice, t), out, ctx)?,
+                Part::ToolCall(c) => self.parts(call_parts(part, choice, c), out, ctx)?,
+                // A block of this format kept whole: written as it came.
+                Part::Opaque(Opaque {
+                    format: F, value, ..
+                }) => match serde_json::from_value(value) {
+                    Ok(block) => {
+                        self.open_block(part, Block::Text, block, out)?;
+                        self.stop_block(part, out)?;
+                    }
+                    Err(e) => ctx.dropped(
+                        LossCode::PartUnsupported,
+                        at(part),
+                        format!(
+                            "this anthropic block, kept whole, is no longer a valid block: {e}"
+                        ),
+                    ),
+                },
+                other => no_place(part, &other, "an anthropic response stream", ctx),
+            },
             StreamPart::Meta { part, meta } => meta_lost(&meta, part, ctx),
             StreamPart::End { part } => self.stop_block(part, out)?,
             StreamPart::Usage(u) => self.usage = Some(u),

@@ -5,8 +5,8 @@ use super::super::response::{decode_usage, stop_reason};
 use super::super::{F, hints};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, incomplete, provider_error,
-    read,
+    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, end_call, incomplete,
+    provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -60,11 +60,9 @@ pub(crate) struct Decoder {
     pending: Option<(Option<StopReason>, Vendor)>,
     /// The finish was sent, or an exception came: what follows is not part of the
     /// message.
-    over: bool,
+    over: Over,
     /// An exception came.
     failed: bool,
-    /// Events came after the end (reported once).
-    after_end: bool,
     /// Event and delta kinds reported as unknown (each once).
     unknown: Once,
 }
@@ -103,18 +101,13 @@ impl EventDecoder for Decoder {
             }
             Err(e) => return Err(e),
         };
-        if self.over || (self.stopped && !matches!(event, w::StreamEvent::Metadata(_))) {
-            if !self.after_end {
-                self.after_end = true;
-                ctx.dropped(
-                    LossCode::PartUnsupported,
-                    "",
-                    format!(
-                        "a bedrock `{}` event after the message ended is not part of it: left out",
-                        event.key()
-                    ),
-                );
-            }
+        if self.over.is_over() || (self.stopped && !matches!(event, w::StreamEvent::Metadata(_))) {
+            self.over.left_out(ctx, || {
+                format!(
+                    "a bedrock `{}` event after the message ended is not part of it: left out",
+                    event.key()
+                )
+            });
             return Ok(());
         }
         if !out.started() && !matches!(event, w::StreamEvent::MessageStart(_)) {
@@ -251,7 +244,7 @@ impl EventDecoder for Decoder {
 
 impl Decoder {
     fn finish(&mut self, stop_reason: Option<StopReason>, vendor: Vendor, out: &mut Parts) {
-        self.over = true;
+        self.over.end();
         out.push(StreamPart::Finish {
             choice: 0,
             stop_reason,
@@ -260,7 +253,7 @@ impl Decoder {
     }
 
     fn exception(&mut self, code: &str, e: w::ExceptionEvent, out: &mut Parts) {
-        self.over = true;
+        self.over.end();
         self.failed = true;
         let message = e.message.clone().unwrap_or_default();
         out.push(provider_error(Some(code.to_owned()), message, &e));
@@ -565,15 +558,6 @@ fn close(open: Open, out: &mut Parts, ctx: &mut Ctx<'_>) {
             out.push(StreamPart::End { part });
         }
         Open::Reasoning(part) => out.push(StreamPart::End { part }),
-        Open::Tool { part, deltas } => {
-            if !deltas {
-                // No fragment: a call without arguments.
-                out.push(StreamPart::ToolDelta {
-                    part,
-                    json: "{}".to_owned(),
-                });
-            }
-            out.push(StreamPart::End { part });
-        }
+        Open::Tool { part, deltas } => end_call(part, deltas, out),
     }
 }

@@ -1,19 +1,17 @@
 //! Encoding: neutral stream parts in, the stream's events out.
 
 use super::super::F;
-use crate::model::{Part, PartMeta, Signed, Vendor};
-use crate::stream::{PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
+use super::super::response::{encode_stop, encode_usage};
+use crate::model::{Part, PartMeta, Signed, Usage, Vendor};
+use crate::stream::{
+    EventEncoder, Events, Gate, PartId, Rule, StreamError, StreamErrorKind, StreamPart,
+    StreamStart, UNFINISHED, at, call_parts, no_place, reasoning_id_lost, reasoning_token_lost,
+    signature_lost, start_once, summary_as_text,
+};
+use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
 use wire_types::bedrock as w;
-
-use super::super::response::{encode_stop, encode_usage};
-use crate::model::Usage;
-use crate::stream::{
-    EventEncoder, Events, Gate, Rule, UNFINISHED, at, no_place, reasoning_id_lost,
-    reasoning_token_lost, signature_lost, start_once, summary_as_text,
-};
-use crate::vendor::Fields;
 
 /// What an open block is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -322,11 +320,6 @@ impl Encoder {
                     self.delta(part, w::ContentBlockDelta::Text(t.text), out)?;
                 }
                 self.citations(part, &t.meta, out)?;
-                self.stop_block(part, out)
-            }
-            Part::ToolCall(c) => {
-                self.open_tool(part, c.id, c.name, &c.meta, out, ctx)?;
-                self.tool_input(part, c.arguments.text(), out)?;
                 self.stop_block(part, out)
             }
             Part::Reasoning(r) => {
@@ -689,7 +682,14 @@ impl EventEncoder for Encoder {
                     self.tool_input(part, json, out)?;
                 }
             }
-            StreamPart::Whole { part, content, .. } => self.whole(part, content, out, ctx)?,
+            StreamPart::Whole {
+                part,
+                choice,
+                content,
+            } => match content {
+                Part::ToolCall(c) => self.parts(call_parts(part, choice, c), out, ctx)?,
+                other => self.whole(part, other, out, ctx)?,
+            },
             StreamPart::Meta { part, meta } => {
                 let text = self.block(part).map(|b| b.kind) == Some(Block::Text);
                 let keep: &[&str] = if text { &["citations"] } else { &[] };

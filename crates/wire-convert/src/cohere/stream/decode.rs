@@ -6,8 +6,8 @@ use super::super::hints::TOOL_PLAN;
 use super::super::response::{decode_usage, stop_reason};
 use crate::model::{Part, PartMeta, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, call_start, event_type,
-    incomplete, provider_error, read,
+    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start, end_call,
+    event_type, incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -25,9 +25,8 @@ pub(crate) struct Decoder {
     count: usize,
     /// Citations so far, for the finish.
     citations: Vec<Value>,
-    ended: bool,
-    /// Events came after `message-end` (reported once).
-    after_end: bool,
+    /// `message-end` came.
+    over: Over,
     /// What was reported once: unknown event types, `logprobs`.
     reported: Once,
 }
@@ -35,15 +34,11 @@ pub(crate) struct Decoder {
 impl EventDecoder for Decoder {
     fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         let event = read::<w::StreamEvent>(event.data)?;
-        if self.ended {
-            if !self.after_end {
-                self.after_end = true;
-                ctx.dropped(
-                    LossCode::PartUnsupported,
-                    "",
-                    "events after message-end are not part of the message: left out",
-                );
-            }
+        if self.over.after(
+            false,
+            ctx,
+            || "events after message-end are not part of the message: left out",
+        ) {
             return Ok(());
         }
         match event {
@@ -218,7 +213,7 @@ impl EventDecoder for Decoder {
             w::StreamEvent::CitationEnd(_) => {}
             w::StreamEvent::MessageEnd(e) => {
                 self.end_all(out);
-                self.ended = true;
+                self.over.end();
                 let d = e.delta.unwrap_or_default();
                 if let Some(u) = d.usage {
                     out.push(StreamPart::Usage(decode_usage(u, ctx)));
@@ -252,7 +247,7 @@ impl EventDecoder for Decoder {
     }
 
     fn end(&mut self, out: &mut Parts, _ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.ended {
+        if !self.over.is_over() {
             self.end_all(out);
             out.push(incomplete(F));
         }
@@ -286,14 +281,7 @@ impl Decoder {
     fn end_call(&mut self, index: u32, out: &mut Parts) {
         if let Some(i) = self.calls.iter().position(|(x, _, _)| *x == index) {
             let (_, part, args) = self.calls.remove(i);
-            if !args {
-                // A call without arguments (no delta): `{}`.
-                out.push(StreamPart::ToolDelta {
-                    part,
-                    json: "{}".to_owned(),
-                });
-            }
-            out.push(StreamPart::End { part });
+            end_call(part, args, out);
         }
     }
 

@@ -4,10 +4,10 @@ use super::super::F;
 use super::super::encode::part_meta;
 use super::super::hints::TOOL_PLAN;
 use super::super::response::{encode_stop, encode_usage};
-use crate::model::{Part, StopReason, Usage, Vendor};
+use crate::model::{Part, Reasoning, StopReason, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at, no_place,
-    reasoning_id_lost, reasoning_token_lost, start_once, summary_as_text,
+    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at, call_parts,
+    no_place, reasoning_id_lost, reasoning_token_lost, start_once, summary_as_thinking, text_parts,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -317,47 +317,25 @@ impl Encoder {
         )
     }
 
-    fn whole(
+    /// A whole reasoning part: the tool plan, or a thinking item, with its text (else its
+    /// summaries) in one delta.
+    fn whole_reasoning(
         &mut self,
         part: PartId,
-        content: Part,
+        r: Reasoning,
         out: &mut Events,
-        ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
-        match content {
-            Part::Text(t) => {
-                ctx.report_unwritten_fields(&t.meta.vendor, &at(part));
-                part_meta(&t.meta, &at(part), ctx);
-                self.open_content(part, false, out)?;
-                self.text(part, t.text, out)?;
-                self.end_part(part, out)
-            }
-            Part::Reasoning(r) => {
-                let plan = r.meta.vendor.flag(F, TOOL_PLAN);
-                if plan {
-                    self.open.push((part, Open::Plan));
-                } else {
-                    self.open_content(part, true, out)?;
-                }
-                let text = r
-                    .text
-                    .filter(|t| !t.is_empty())
-                    .unwrap_or_else(|| r.summary.join("\n\n"));
-                self.text(part, text, out)?;
-                self.end_part(part, out)
-            }
-            Part::ToolCall(c) => {
-                part_meta(&c.meta, &at(part), ctx);
-                ctx.report_unwritten_fields(&c.meta.vendor, &at(part));
-                self.open_call(part, c.id, c.name, out)?;
-                self.args(part, c.arguments.text(), out)?;
-                self.end_part(part, out)
-            }
-            other => {
-                no_place(part, &other, "a cohere stream", ctx);
-                Ok(())
-            }
+        if r.meta.vendor.flag(F, TOOL_PLAN) {
+            self.open.push((part, Open::Plan));
+        } else {
+            self.open_content(part, true, out)?;
         }
+        let text = r
+            .text
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| r.summary.join("\n\n"));
+        self.text(part, text, out)?;
+        self.end_part(part, out)
     }
 }
 
@@ -397,12 +375,7 @@ impl EventEncoder for Encoder {
             }
             StreamPart::SummaryDelta { part, text, .. } => {
                 if self.kind(part).is_some() {
-                    summary_as_text(
-                        part,
-                        LossCode::PartChanged,
-                        "cohere has no reasoning summary: the summary is sent as thinking",
-                        ctx,
-                    );
+                    summary_as_thinking(part, ctx);
                 }
                 self.text(part, text, out)?;
             }
@@ -427,7 +400,16 @@ impl EventEncoder for Encoder {
                 self.open_call(part, id, name, out)?;
             }
             StreamPart::ToolDelta { part, json } => self.args(part, json, out)?,
-            StreamPart::Whole { part, content, .. } => self.whole(part, content, out, ctx)?,
+            StreamPart::Whole {
+                part,
+                choice,
+                content,
+            } => match content {
+                Part::Text(t) => self.parts(text_parts(part, choice, t), out, ctx)?,
+                Part::ToolCall(c) => self.parts(call_parts(part, choice, c), out, ctx)?,
+                Part::Reasoning(r) => self.whole_reasoning(part, r, out)?,
+                other => no_place(part, &other, "a cohere stream", ctx),
+            },
             StreamPart::Meta { part, meta } => {
                 if self.kind(part).is_some() {
                     ctx.report_unwritten_fields(&meta.vendor, &at(part));

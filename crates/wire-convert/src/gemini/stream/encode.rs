@@ -1,21 +1,19 @@
 //! Encoding: neutral stream parts in, the stream's events out.
 
 use super::super::F;
+use super::super::encode::{Calls, encode_part};
 use super::super::hints::{BLOCKED, EMPTY, INDEX, NO_INDEX};
-use crate::model::{Part, PartMeta, Text, Usage, Vendor};
-use crate::stream::{PartId, StreamErrorKind, StreamPart, StreamStart};
+use super::super::rebuild_from;
+use super::super::response::{encode_stop, encode_usage};
+use crate::model::{Part, PartMeta, Reasoning, Role, Signed, Text, Usage, Vendor};
+use crate::stream::{
+    EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamErrorKind, StreamPart, StreamStart,
+    at, merge_meta, meta_lost,
+};
+use crate::util::rfc3339_of_unix;
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
 use wire_types::gemini as w;
-
-use super::super::encode::{Calls, encode_part};
-use super::super::rebuild_from;
-use super::super::response::{encode_stop, encode_usage};
-use crate::model::{Arguments, Reasoning, Role, Signed, ToolCall};
-use crate::stream::{
-    EventEncoder, Events, Gate, Rule, at, held_arguments, merge_meta, meta_lost, started_call,
-};
-use crate::util::rfc3339_of_unix;
 
 /// An open part.
 #[derive(Debug)]
@@ -31,11 +29,7 @@ enum Open {
         summary: Option<u32>,
     },
     /// A call, held until its end.
-    Call {
-        choice: u32,
-        call: ToolCall,
-        args: String,
-    },
+    Call { choice: u32, call: HeldCall },
 }
 
 /// The `streamGenerateContent` stream encoder: a chunk per text or reasoning delta, a
@@ -242,13 +236,8 @@ impl Encoder {
                 }
                 _ => Ok(()),
             },
-            Open::Call {
-                choice,
-                mut call,
-                args,
-            } => {
-                call.arguments = Arguments::Text(held_arguments(args));
-                self.write(choice, part, Part::ToolCall(call), out, ctx)
+            Open::Call { choice, call } => {
+                self.write(choice, part, Part::ToolCall(call.done()), out, ctx)
             }
         }
     }
@@ -297,7 +286,7 @@ impl Encoder {
                 self.text_piece(part, String::new(), meta, out, ctx)
             }
             Some((_, Open::Call { call, .. })) => {
-                call.meta.signature = Some(token);
+                call.call.meta.signature = Some(token);
                 Ok(())
             }
             None => {
@@ -419,16 +408,15 @@ impl EventEncoder for Encoder {
                     part,
                     Open::Call {
                         choice,
-                        call: started_call(id, synthetic_id, name, meta),
-                        args: String::new(),
+                        call: HeldCall::new(id, synthetic_id, name, meta),
                     },
                 ));
             }
             StreamPart::ToolDelta { part, json } => {
-                if let Some((_, Open::Call { args, .. })) =
+                if let Some((_, Open::Call { call, .. })) =
                     self.open.iter_mut().find(|(p, _)| *p == part)
                 {
-                    args.push_str(&json);
+                    call.push(&json);
                 }
             }
             StreamPart::Whole {
@@ -446,7 +434,7 @@ impl EventEncoder for Encoder {
                     merge_meta(&mut m, meta);
                     *pending = Some(m);
                 }
-                Some((_, Open::Call { call, .. })) => merge_meta(&mut call.meta, meta),
+                Some((_, Open::Call { call, .. })) => call.merge(meta),
                 None => meta_lost(&meta, part, ctx),
             },
             StreamPart::End { part } => self.end_part(part, out, ctx)?,

@@ -5,11 +5,9 @@ use super::super::decode::decode_chunk;
 use super::super::hints::{ARGS_JSON, INDEX, NO_ID, OBJECT};
 use super::super::response::{decode_usage, stop_reason};
 use crate::model::{PartMeta, Vendor};
-use crate::openai_chat::stream::{CallDelta, ChoiceDelta, Core};
-use crate::stream::{
-    Event, EventDecoder, Parts, StreamError, StreamErrorKind, StreamStart, error_code_of, read,
-};
-use crate::{Ctx, Error};
+use crate::openai_chat::stream::{CallDelta, ChoiceDelta, Core, ReadChunks, Shaped};
+use crate::stream::{Event, Parts, StreamStart, error_code_of, provider_error, read};
+use crate::{Ctx, Error, Format};
 use serde_json::Value;
 use wire_types::TextOrParts;
 use wire_types::mistral as w;
@@ -17,23 +15,25 @@ use wire_types::mistral as w;
 // Decoding
 
 /// The Mistral stream decoder.
-#[derive(Debug)]
-pub(crate) struct Decoder {
-    core: Core,
-}
+pub(crate) type Decoder = Shaped<Chunks>;
 
-impl Default for Decoder {
-    fn default() -> Self {
-        Decoder {
-            core: Core::new(F, NO_ID),
-        }
-    }
-}
+/// What the Mistral decoder reads itself: its chunks and error objects.
+#[derive(Debug, Default)]
+pub(crate) struct Chunks;
 
-impl EventDecoder for Decoder {
-    fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+impl ReadChunks for Chunks {
+    const FORMAT: Format = F;
+    const NO_ID: &'static str = NO_ID;
+
+    fn event(
+        &mut self,
+        event: Event<'_>,
+        core: &mut Core,
+        out: &mut Parts,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
         match read::<w::StreamEvent>(event.data)? {
-            w::StreamEvent::Chunk(chunk) => self.chunk(chunk, out, ctx),
+            w::StreamEvent::Chunk(chunk) => chunk_of(chunk, core, out, ctx),
             w::StreamEvent::Error(e) => {
                 let code = error_code_of(e.code.as_ref(), e.kind.as_ref());
                 let message = match &e.message {
@@ -41,55 +41,41 @@ impl EventDecoder for Decoder {
                     Some(other) => other.to_string(),
                     None => e.detail.as_ref().map(Value::to_string).unwrap_or_default(),
                 };
-                self.core.error(
-                    StreamError {
-                        kind: StreamErrorKind::Provider,
-                        code,
-                        message,
-                        value: Some(wire_types::to_value(&e)),
-                    },
-                    out,
-                );
+                out.push(provider_error(code, message, &e));
             }
         }
-        Ok(())
-    }
-
-    fn end(&mut self, out: &mut Parts, _ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.core.end(out);
         Ok(())
     }
 }
 
-impl Decoder {
-    fn chunk(&mut self, mut chunk: w::Chunk, out: &mut Parts, ctx: &mut Ctx<'_>) {
-        let choices = std::mem::take(&mut chunk.choices);
-        let usage = chunk.usage.take();
-        if !out.started() {
-            let mut vendor = Vendor::from_extra(F, &chunk.extra, &["usage"]);
-            let object = match chunk.object.as_deref() {
-                Some("chat.completion.chunk") => Some("chat.completion".to_owned()),
-                other => other.map(str::to_owned),
-            };
-            if let Some(o) = object {
-                vendor.set_hint(F, OBJECT, o);
-            }
-            vendor.format = Some(F);
-            out.start(StreamStart {
-                format: Some(F),
-                id: chunk.id.filter(|i| !i.is_empty()),
-                model: chunk.model.filter(|m| !m.is_empty()),
-                created: chunk.created,
-                vendor,
-            });
+/// One chunk: the start on the first, then its choices and usage, handed to `core`.
+fn chunk_of(mut chunk: w::Chunk, core: &mut Core, out: &mut Parts, ctx: &mut Ctx<'_>) {
+    let choices = std::mem::take(&mut chunk.choices);
+    let usage = chunk.usage.take();
+    if !out.started() {
+        let mut vendor = Vendor::from_extra(F, &chunk.extra, &["usage"]);
+        let object = match chunk.object.as_deref() {
+            Some("chat.completion.chunk") => Some("chat.completion".to_owned()),
+            other => other.map(str::to_owned),
+        };
+        if let Some(o) = object {
+            vendor.set_hint(F, OBJECT, o);
         }
-        for c in choices {
-            let d = delta(c, ctx);
-            self.core.choice(d, out, ctx);
-        }
-        if let Some(u) = usage {
-            self.core.usage(decode_usage(u, ctx), out);
-        }
+        vendor.format = Some(F);
+        out.start(StreamStart {
+            format: Some(F),
+            id: chunk.id.filter(|i| !i.is_empty()),
+            model: chunk.model.filter(|m| !m.is_empty()),
+            created: chunk.created,
+            vendor,
+        });
+    }
+    for c in choices {
+        let d = delta(c, ctx);
+        core.choice(d, out, ctx);
+    }
+    if let Some(u) = usage {
+        core.usage(decode_usage(u, ctx), out);
     }
 }
 

@@ -3,14 +3,14 @@
 use super::super::F;
 use super::super::hints::{ARGS_JSON, INDEX, NO_ID};
 use super::super::response::{encode_stop, encode_usage};
-use crate::model::{Part, PartMeta, StopReason, Usage, Vendor};
+use crate::model::{Part, StopReason, ToolCall, Usage, Vendor};
 use crate::openai_chat::stream::MESSAGE;
 use crate::stream::{
-    EventEncoder, Events, Gate, PartId, StreamPart, StreamStart, UNFINISHED, at, call_type,
-    error_code, held_arguments, merge_meta, meta_lost, model_or_empty, no_place, reasoning_dropped,
-    reasoning_token_lost, signature_lost, summary_as_text,
+    ChunkHead, EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamPart, StreamStart,
+    UNFINISHED, at, call_type, error_code, meta_lost, no_place, reasoning_dropped, signature_lost,
+    summary_as_thinking,
 };
-use crate::{Ctx, Error, Format, LossCode};
+use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
 use wire_types::TextOrParts;
 use wire_types::mistral as w;
@@ -20,10 +20,7 @@ use wire_types::mistral as w;
 struct Call {
     part: PartId,
     choice: u32,
-    id: String,
-    name: String,
-    arguments: String,
-    meta: PartMeta,
+    held: HeldCall,
 }
 
 /// What a choice's chunk carries besides its delta: on its finish, the reason, the
@@ -49,11 +46,9 @@ enum Open {
 /// source that ends without a finish ends with an error object instead.
 #[derive(Debug, Default)]
 pub(crate) struct Encoder {
-    id: String,
-    model: String,
+    /// The id, model and source's format, from the start.
+    head: ChunkHead,
     created: Option<u64>,
-    /// The source's format (Mistral's own reasoning is written as it came).
-    source: Option<Format>,
     /// The start's own members, written on the first chunk.
     first: Map<String, Value>,
     /// Choices whose role went out.
@@ -93,10 +88,10 @@ impl Encoder {
             choice.extra.mark_null("finish_reason");
         }
         let chunk = w::Chunk {
-            id: Some(self.id.clone()),
+            id: Some(self.head.id.clone()),
             object: Some("chat.completion.chunk".to_owned()),
             created: self.created,
-            model: Some(self.model.clone()),
+            model: Some(self.head.model.clone()),
             choices: vec![choice],
             usage: end.usage,
             extra: wire_types::Extra::from(std::mem::take(&mut self.first)),
@@ -135,8 +130,15 @@ impl Encoder {
 
     /// Writes a call whole.
     fn call(&mut self, c: Call, ctx: &mut Ctx<'_>, out: &mut Events) -> Result<(), Error> {
-        signature_lost(c.meta.signature.as_ref(), c.part, ctx);
-        let v = &c.meta.vendor;
+        let ToolCall {
+            id,
+            name,
+            arguments,
+            meta,
+            ..
+        } = c.held.done();
+        signature_lost(meta.signature.as_ref(), c.part, ctx);
+        let v = &meta.vendor;
         let mut fields = ctx.vendor_fields(v, &at(c.part));
         let kind = call_type(v, &mut fields, F);
         let index = v
@@ -153,7 +155,7 @@ impl Encoder {
                 None => true,
             },
         );
-        let arguments = held_arguments(c.arguments);
+        let arguments = arguments.text();
         let arguments = if v.flag(F, ARGS_JSON) {
             match serde_json::from_str::<Value>(&arguments) {
                 Ok(j) => wire_types::Arguments::Json(j),
@@ -163,10 +165,10 @@ impl Encoder {
             wire_types::Arguments::Text(arguments)
         };
         let call = w::ToolCall {
-            id: (!v.flag(F, NO_ID)).then_some(c.id),
+            id: (!v.flag(F, NO_ID)).then_some(id),
             kind,
             function: w::FunctionCall {
-                name: c.name,
+                name,
                 arguments,
                 extra: wire_types::Extra::from(function),
             },
@@ -217,10 +219,7 @@ impl Encoder {
                 Call {
                     part,
                     choice,
-                    id: c.id,
-                    name: c.name,
-                    arguments: c.arguments.text(),
-                    meta: c.meta,
+                    held: HeldCall::whole(c),
                 },
                 ctx,
                 out,
@@ -247,7 +246,7 @@ impl Encoder {
     /// is not zero); Mistral's own is written back as it came.
     fn usage_of(&self, u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
         let mut usage = encode_usage(u, ctx);
-        if self.source != Some(F) {
+        if self.head.source != Some(F) {
             if let Some(d) = usage.prompt_tokens_details.take() {
                 if let Some(n) = d.cached_tokens.filter(|n| *n > 0) {
                     ctx.dropped(
@@ -318,10 +317,12 @@ impl EventEncoder for Encoder {
         &mut self.gate
     }
 
+    fn rule(&self) -> Rule {
+        Rule::every_choice(true).no_tokens()
+    }
+
     fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.source = s.format;
-        self.id = s.id.unwrap_or_default();
-        self.model = model_or_empty(s.model, ctx);
+        self.head = ChunkHead::new(s.format, s.id, s.model, ctx);
         self.created = s.created;
         self.first = ctx.vendor_fields(&s.vendor, "");
         Ok(())
@@ -329,7 +330,8 @@ impl EventEncoder for Encoder {
 
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         match part {
-            StreamPart::Start(_) => {}
+            // Signatures are the gate's to report (`Rule::no_tokens`).
+            StreamPart::Start(_) | StreamPart::Signature { .. } => {}
             StreamPart::TextStart { part, choice, meta } => {
                 meta_lost(&meta, part, ctx);
                 self.open.push((part, choice, Open::Text));
@@ -367,39 +369,27 @@ impl EventEncoder for Encoder {
                 if let Some(&(_, choice, Open::Reasoning)) =
                     self.open.iter().find(|(p, _, _)| *p == part)
                 {
-                    summary_as_text(
-                        part,
-                        LossCode::PartChanged,
-                        "mistral has no reasoning summary: the summary is sent as thinking",
-                        ctx,
-                    );
+                    summary_as_thinking(part, ctx);
                     if !text.is_empty() {
                         self.thinking(choice, text, out)?;
                     }
                 }
             }
-            StreamPart::Signature { part, token, .. } => {
-                // An encrypted payload is reported as a signature here.
-                reasoning_token_lost(&token, false, false, part, ctx);
-            }
             StreamPart::ToolStart {
                 part,
                 choice,
                 id,
+                synthetic_id,
                 name,
                 meta,
-                ..
             } => self.calls.push(Call {
                 part,
                 choice,
-                id,
-                name,
-                arguments: String::new(),
-                meta,
+                held: HeldCall::new(id, synthetic_id, name, meta),
             }),
             StreamPart::ToolDelta { part, json } => {
                 if let Some(c) = self.calls.iter_mut().find(|c| c.part == part) {
-                    c.arguments.push_str(&json);
+                    c.held.push(&json);
                 }
             }
             StreamPart::Whole {
@@ -411,7 +401,7 @@ impl EventEncoder for Encoder {
                 match self.calls.iter_mut().find(|c| c.part == part) {
                     // A call's vendor data and signature go out with it (its cache marker
                     // is not written).
-                    Some(c) => merge_meta(&mut c.meta, meta),
+                    Some(c) => c.held.merge(meta),
                     None => meta_lost(&meta, part, ctx),
                 }
             }

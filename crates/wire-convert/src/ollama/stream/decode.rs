@@ -5,7 +5,7 @@ use super::super::hints::{DONE, NO_MESSAGE};
 use super::super::response::{decode_response, stop_of};
 use crate::model::{Message, Part, ToolCall, Vendor};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, call_start, held_arguments,
+    Event, EventDecoder, Over, PartId, Parts, StreamPart, StreamStart, call_start, held_arguments,
     incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
@@ -26,9 +26,7 @@ pub(crate) struct Decoder {
     /// Calls so far (the position of the next one among the turn's calls).
     calls: usize,
     /// The `done: true` line came.
-    done: bool,
-    /// Lines came after the last one (reported once).
-    after_done: bool,
+    over: Over,
     /// `/api/generate` lines were read (reported once).
     generate: bool,
     /// Message fields with no stream part, reported once each.
@@ -45,15 +43,11 @@ impl EventDecoder for Decoder {
             }
             w::StreamEvent::Chunk(line) => line,
         };
-        if self.done {
-            if !self.after_done {
-                self.after_done = true;
-                ctx.dropped(
-                    LossCode::PartUnsupported,
-                    "",
-                    "lines after the `done: true` line are not part of the response: left out",
-                );
-            }
+        if self.over.after(
+            false,
+            ctx,
+            || "lines after the `done: true` line are not part of the response: left out",
+        ) {
             return Ok(());
         }
         if line.message.is_none() {
@@ -100,7 +94,7 @@ impl EventDecoder for Decoder {
                 out.push(StreamPart::Usage(u));
             }
             let (stop_reason, vendor) = stop_of(done_reason.as_ref(), Some(true), self.calls > 0);
-            self.done = true;
+            self.over.end();
             out.push(StreamPart::Finish {
                 choice: 0,
                 stop_reason,
@@ -114,7 +108,7 @@ impl EventDecoder for Decoder {
     }
 
     fn end(&mut self, out: &mut Parts, _ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.done {
+        if !self.over.is_over() {
             self.close(out);
             out.push(incomplete(F));
         }

@@ -3,13 +3,10 @@
 use super::super::F;
 use super::super::encode::{encode_call, encode_part, part_meta};
 use super::super::response::encode_response;
-use crate::model::{
-    self, Arguments, Choice, Message, Part, Role, StopReason, ToolCall, Usage, Vendor,
-};
+use crate::model::{self, Choice, Message, Part, Role, StopReason, ToolCall, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at,
-    held_arguments, merge_meta, reasoning_id_lost, reasoning_token_lost, started_call,
-    summary_as_text,
+    EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at,
+    reasoning_id_lost, reasoning_token_lost, summary_as_thinking,
 };
 use crate::{Ctx, Error, LossCode, util};
 use serde_json::Value;
@@ -21,7 +18,7 @@ enum Open {
     Text,
     Reasoning,
     /// A call, held until its end: Ollama sends calls whole.
-    Call(Box<ToolCall>, String),
+    Call(Box<HeldCall>),
 }
 
 /// The `/api/chat` stream encoder: a line per text or thinking delta as it comes, a line
@@ -83,9 +80,8 @@ impl Encoder {
         let Some(i) = self.open.iter().position(|(p, _)| *p == part) else {
             return Ok(());
         };
-        if let (_, Open::Call(mut call, args)) = self.open.remove(i) {
-            call.arguments = Arguments::Text(held_arguments(args));
-            self.ready.push((part, *call));
+        if let (_, Open::Call(call)) = self.open.remove(i) {
+            self.ready.push((part, call.done()));
         }
         if !self.open.iter().any(|(_, o)| matches!(o, Open::Call(..))) {
             self.flush(out, ctx)?;
@@ -217,12 +213,7 @@ impl EventEncoder for Encoder {
             }
             StreamPart::SummaryDelta { part, text, .. } => {
                 if matches!(self.kind(part), Some(Open::Reasoning)) {
-                    summary_as_text(
-                        part,
-                        LossCode::PartChanged,
-                        "ollama has no reasoning summary: the summary is sent as thinking",
-                        ctx,
-                    );
+                    summary_as_thinking(part, ctx);
                     self.text_line(text, true, out)?;
                 }
             }
@@ -243,15 +234,13 @@ impl EventEncoder for Encoder {
                 meta,
                 ..
             } => {
-                let call = started_call(id, synthetic_id, name, meta);
-                self.open
-                    .push((part, Open::Call(Box::new(call), String::new())));
+                let call = HeldCall::new(id, synthetic_id, name, meta);
+                self.open.push((part, Open::Call(Box::new(call))));
             }
             StreamPart::ToolDelta { part, json } => {
-                if let Some((_, Open::Call(_, args))) =
-                    self.open.iter_mut().find(|(p, _)| *p == part)
+                if let Some((_, Open::Call(call))) = self.open.iter_mut().find(|(p, _)| *p == part)
                 {
-                    args.push_str(&json);
+                    call.push(&json);
                 }
             }
             StreamPart::Whole { part, content, .. } => match content {
@@ -272,14 +261,14 @@ impl EventEncoder for Encoder {
                 }
             },
             StreamPart::Meta { part, meta } => {
-                if let Some(Open::Call(call, _)) = self
+                if let Some(Open::Call(call)) = self
                     .open
                     .iter_mut()
                     .find(|(p, _)| *p == part)
                     .map(|(_, o)| o)
                 {
                     // Written with the call.
-                    merge_meta(&mut call.meta, meta);
+                    call.merge(meta);
                 } else if matches!(self.kind(part), Some(Open::Text | Open::Reasoning)) {
                     part_meta(&meta, &at(part), ctx);
                 }

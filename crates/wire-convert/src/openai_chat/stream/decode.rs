@@ -7,8 +7,8 @@ use crate::ids::synthetic_id;
 use crate::model::{Part, PartMeta, StopReason, Text, Usage, Vendor};
 use crate::passes::tools::NO_TYPE;
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamError, StreamErrorKind, StreamPart, StreamStart,
-    error_code_of, incomplete, read,
+    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, end_call, error_code_of,
+    incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};
@@ -271,11 +271,6 @@ impl Core {
         }
     }
 
-    /// A provider's error event.
-    pub(crate) fn error(&mut self, error: StreamError, out: &mut Parts) {
-        out.push(StreamPart::Error(error));
-    }
-
     /// The end of the stream: the finishes that waited, what is still open, and an
     /// incomplete-stream error when a choice never finished (or none came).
     pub(crate) fn end(&mut self, out: &mut Parts) {
@@ -410,13 +405,7 @@ impl ChoiceState {
                 call.start(self.index, first + k, format, no_id, out);
             }
             if let Some(part) = call.part {
-                if !call.args {
-                    out.push(StreamPart::ToolDelta {
-                        part,
-                        json: "{}".to_owned(),
-                    });
-                }
-                out.push(StreamPart::End { part });
+                end_call(part, call.args, out);
             }
         }
         self.done = true;
@@ -486,13 +475,62 @@ impl Call {
     }
 }
 
+/// What an OpenAI-shaped format reads itself: its events (chunks, errors), each chunk's
+/// choices handed to the [`Core`] they all share. The rest of its stream decoder is
+/// [`Shaped`]'s.
+pub(crate) trait ReadChunks: Default + Send + std::fmt::Debug {
+    /// The format read.
+    const FORMAT: Format;
+    /// The hint a call without an id gets (the format's `NO_ID`).
+    const NO_ID: &'static str;
+
+    /// One event: a chunk's choices and usage handed to `core`, or an error part.
+    fn event(
+        &mut self,
+        event: Event<'_>,
+        core: &mut Core,
+        out: &mut Parts,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error>;
+}
+
+/// An OpenAI-shaped stream decoder: its format's reading of events (`R`) over the
+/// [`Core`], which closes the stream at its end.
+#[derive(Debug)]
+pub(crate) struct Shaped<R> {
+    core: Core,
+    read: R,
+}
+
+impl<R: ReadChunks> Default for Shaped<R> {
+    fn default() -> Self {
+        Shaped {
+            core: Core::new(R::FORMAT, R::NO_ID),
+            read: R::default(),
+        }
+    }
+}
+
+impl<R: ReadChunks> EventDecoder for Shaped<R> {
+    fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.read.event(event, &mut self.core, out, ctx)
+    }
+
+    fn end(&mut self, out: &mut Parts, _ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        self.core.end(out);
+        Ok(())
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Decoding: Chat Completions chunks
 
 /// The Chat Completions stream decoder.
-#[derive(Debug)]
-pub(crate) struct Decoder {
-    core: Core,
+pub(crate) type Decoder = Shaped<Chunks>;
+
+/// What the Chat Completions decoder reads itself.
+#[derive(Debug, Default)]
+pub(crate) struct Chunks {
     /// Response-level members seen so far, with their first value and whether a change
     /// was reported (a later chunk's new ones are sent as `ResponseMeta`).
     seen: Vec<(String, Value, bool)>,
@@ -502,46 +540,32 @@ pub(crate) struct Decoder {
     unread: Vec<&'static str>,
 }
 
-impl Default for Decoder {
-    fn default() -> Self {
-        Decoder {
-            core: Core::new(F, NO_ID),
-            seen: Vec::new(),
-            early: Vendor::default(),
-            unread: Vec::new(),
-        }
-    }
-}
+impl ReadChunks for Chunks {
+    const FORMAT: Format = F;
+    const NO_ID: &'static str = NO_ID;
 
-impl EventDecoder for Decoder {
-    fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+    fn event(
+        &mut self,
+        event: Event<'_>,
+        core: &mut Core,
+        out: &mut Parts,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(), Error> {
         match read::<w::StreamEvent>(event.data)? {
-            w::StreamEvent::Chunk(chunk) => self.chunk(chunk, out, ctx),
+            w::StreamEvent::Chunk(chunk) => self.chunk(chunk, core, out, ctx),
             w::StreamEvent::Error(e) => {
                 let d = &e.error;
                 let code = error_code_of(d.code.as_ref(), d.kind.as_ref());
-                self.core.error(
-                    StreamError {
-                        kind: StreamErrorKind::Provider,
-                        code,
-                        message: d.message.clone().unwrap_or_default(),
-                        value: Some(wire_types::to_value(&e.error)),
-                    },
-                    out,
-                );
+                let message = d.message.clone().unwrap_or_default();
+                out.push(provider_error(code, message, &e.error));
             }
         }
         Ok(())
     }
-
-    fn end(&mut self, out: &mut Parts, _ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.core.end(out);
-        Ok(())
-    }
 }
 
-impl Decoder {
-    fn chunk(&mut self, mut chunk: w::Chunk, out: &mut Parts, ctx: &mut Ctx<'_>) {
+impl Chunks {
+    fn chunk(&mut self, mut chunk: w::Chunk, core: &mut Core, out: &mut Parts, ctx: &mut Ctx<'_>) {
         let choices = chunk.choices.take().unwrap_or_default();
         let usage = chunk.usage.take();
         let mut v = Vendor::from_extra(F, &chunk.extra, &["usage", "choices"]);
@@ -612,10 +636,10 @@ impl Decoder {
         }
         for c in choices {
             let d = self.delta(c, ctx);
-            self.core.choice(d, out, ctx);
+            core.choice(d, out, ctx);
         }
         if let Some(u) = usage {
-            self.core.usage(decode_usage(u), out);
+            core.usage(decode_usage(u), out);
         }
     }
 

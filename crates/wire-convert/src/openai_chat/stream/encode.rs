@@ -6,12 +6,11 @@ use super::super::response::encode_usage;
 use super::decode::message_members;
 use crate::model::{Part, StopKind, StopReason, ToolCall, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, Gate, PartId, StreamPart, StreamStart, UNFINISHED, at, call_type,
-    error_code, meta_lost, model_or_empty, no_place, reasoning_dropped, reasoning_token_lost,
-    signature_lost, started_call,
+    ChunkHead, EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at,
+    call_type, error_code, meta_lost, no_place, reasoning_dropped, signature_lost, started_call,
 };
 use crate::vendor::Fields;
-use crate::{Ctx, Error, Format, LossCode};
+use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
 use wire_types::openai_chat as w;
 
@@ -41,11 +40,9 @@ struct Out {
 /// error object instead, so that a client does not take a cut answer for a whole one.
 #[derive(Debug, Default)]
 pub(crate) struct Encoder {
-    id: String,
-    model: String,
+    /// The id, model and source's format, from the start.
+    head: ChunkHead,
     created: u64,
-    /// The source's format (reasoning is written only when it is this one).
-    source: Option<Format>,
     /// Members written on every chunk (`system_fingerprint`, `service_tier`).
     every: Map<String, Value>,
     /// Members written on the first chunk only.
@@ -163,10 +160,10 @@ impl Encoder {
             extra.mark_null(n);
         }
         w::Chunk {
-            id: Some(self.id.clone()),
+            id: Some(self.head.id.clone()),
             object: Some("chat.completion.chunk".to_owned()),
             created: Some(self.created),
-            model: Some(self.model.clone()),
+            model: Some(self.head.model.clone()),
             choices,
             usage,
             system_fingerprint,
@@ -300,7 +297,7 @@ impl Encoder {
     /// Whether reasoning is another provider's, which is not written (a loss): only this
     /// format's own is.
     fn foreign_reasoning(&self, part: PartId, ctx: &mut Ctx<'_>) -> bool {
-        if self.source != Some(F) {
+        if self.head.source != Some(F) {
             ctx.dropped(
                 LossCode::ReasoningDropped,
                 at(part),
@@ -426,10 +423,12 @@ impl EventEncoder for Encoder {
         &mut self.gate
     }
 
+    fn rule(&self) -> Rule {
+        Rule::every_choice(true).no_tokens()
+    }
+
     fn start(&mut self, s: StreamStart, _out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.source = s.format;
-        self.id = s.id.unwrap_or_default();
-        self.model = model_or_empty(s.model, ctx);
+        self.head = ChunkHead::new(s.format, s.id, s.model, ctx);
         self.created = s.created.unwrap_or(0);
         let mut nulls = wire_types::Extra::new();
         ctx.mark_nulls(&mut nulls, &s.vendor, w::Chunk::FIELDS);
@@ -446,7 +445,8 @@ impl EventEncoder for Encoder {
 
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         match part {
-            StreamPart::Start(_) => {}
+            // Signatures are the gate's to report (`Rule::no_tokens`).
+            StreamPart::Start(_) | StreamPart::Signature { .. } => {}
             StreamPart::TextStart { part, choice, meta } => {
                 meta_lost(&meta, part, ctx);
                 self.open.push((part, choice, Open::Text));
@@ -483,10 +483,6 @@ impl EventEncoder for Encoder {
                         self.reasoning_delta(choice, text, out)?;
                     }
                 }
-            }
-            StreamPart::Signature { part, token, .. } => {
-                // An encrypted payload is reported as a signature here.
-                reasoning_token_lost(&token, false, false, part, ctx);
             }
             StreamPart::ToolStart {
                 part,

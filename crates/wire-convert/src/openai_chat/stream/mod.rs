@@ -3,9 +3,9 @@
 //! chunk with `usage` and `choices: []` (`stream_options.include_usage`), then
 //! `data: [DONE]`.
 //!
-//! The decoder is written once for every OpenAI-shaped stream ([`Core`]): a format reads
-//! its typed chunk into [`ChoiceDelta`]s and hands them over; Mistral's stream uses the
-//! same core. Compatible servers bend every rule (`shared/docs/streaming.md`), so a
+//! The decoder is written once for every OpenAI-shaped stream ([`Shaped`], over its
+//! [`Core`]): a format reads its typed chunk into [`ChoiceDelta`]s and hands them over
+//! ([`ReadChunks`]); Mistral's stream uses the same decoder. Compatible servers bend every rule (`shared/docs/streaming.md`), so a
 //! tool-call fragment is matched to its call by `index` (the latest call when there is
 //! none), and starts a new call only when it names a tool and carries an id other than
 //! the call's: a fresh id on every fragment of one call, a name in a later fragment, one
@@ -28,5 +28,7 @@ mod encode;
 #[cfg(test)]
 pub(crate) mod testing;
 
-pub(crate) use decode::{CallDelta, ChoiceDelta, Core, Decoder, MESSAGE, put_message_members};
+pub(crate) use decode::{
+    CallDelta, ChoiceDelta, Core, Decoder, MESSAGE, ReadChunks, Shaped, put_message_members,
+};
 pub(crate) use encode::Encoder;

@@ -6,10 +6,10 @@ use super::super::response::{decode_head, output_item};
 use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role, Text};
 use crate::stream::{
-    Event, EventDecoder, Once, PartId, Parts, StreamPart, StreamStart, call_start, error_code_of,
-    event_type, incomplete, provider_error, read,
+    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start,
+    error_code_of, event_type, incomplete, provider_error, read, reasoning_start,
 };
-use crate::{Ctx, Error, LossCode};
+use crate::{Ctx, Error};
 use serde_json::{Map, Value};
 use wire_types::TextOrParts;
 use wire_types::openai_responses as w;
@@ -74,9 +74,7 @@ pub(crate) struct Decoder {
     /// output).
     has_calls: bool,
     /// The terminal event came.
-    terminal: bool,
-    /// Events came after the terminal event (reported once).
-    after: bool,
+    over: Over,
     /// Event types reported as having no neutral part (each once).
     unknown: Once,
 }
@@ -84,8 +82,14 @@ pub(crate) struct Decoder {
 impl EventDecoder for Decoder {
     fn event(&mut self, event: Event<'_>, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         let event = read::<w::StreamEvent>(event.data)?;
-        if self.terminal {
-            self.after_terminal(event, ctx);
+        let quiet = matches!(
+            event,
+            w::StreamEvent::Keepalive(_) | w::StreamEvent::Ping(_)
+        );
+        if self
+            .over
+            .after(quiet, ctx, || after_terminal(&event, &self.id))
+        {
             return Ok(());
         }
         match event {
@@ -254,7 +258,7 @@ impl EventDecoder for Decoder {
     }
 
     fn end(&mut self, out: &mut Parts, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        if !self.terminal {
+        if !self.over.is_over() {
             self.close_all(out, ctx);
             out.push(incomplete(F));
         }
@@ -275,33 +279,6 @@ impl Decoder {
             created: head.created,
             vendor: head.vendor,
         });
-    }
-
-    /// After the terminal event: the response is over (a recording of several
-    /// responses, or a server that goes on). What follows is not part of it: left out,
-    /// reported once; keepalives say nothing.
-    fn after_terminal(&mut self, event: w::StreamEvent, ctx: &mut Ctx<'_>) {
-        if matches!(
-            event,
-            w::StreamEvent::Keepalive(_) | w::StreamEvent::Ping(_)
-        ) || self.after
-        {
-            return;
-        }
-        self.after = true;
-        let what = match &event {
-            w::StreamEvent::Created(e) if e.response.id != self.id => format!(
-                "another response (`{}`) after the terminal event of `{}`",
-                e.response.id.as_deref().unwrap_or("?"),
-                self.id.as_deref().unwrap_or("?"),
-            ),
-            _ => "events after the terminal event".to_owned(),
-        };
-        ctx.dropped(
-            LossCode::PartUnsupported,
-            "",
-            format!("{what}: not part of the response, left out"),
-        );
     }
 
     fn item(&mut self, index: u32) -> Option<&mut Open> {
@@ -720,8 +697,22 @@ impl Decoder {
             stop_reason,
             vendor: Default::default(),
         });
-        self.terminal = true;
+        self.over.end();
     }
+}
+
+/// What the loss of events after the terminal event (of response `id`) says came: another
+/// response (a recording of several), or more events (a server that goes on).
+fn after_terminal(event: &w::StreamEvent, id: &Option<String>) -> String {
+    let what = match event {
+        w::StreamEvent::Created(e) if e.response.id != *id => format!(
+            "another response (`{}`) after the terminal event of `{}`",
+            e.response.id.as_deref().unwrap_or("?"),
+            id.as_deref().unwrap_or("?"),
+        ),
+        _ => "events after the terminal event".to_owned(),
+    };
+    format!("{what}: not part of the response, left out")
 }
 
 /// The end of an item that has no complete form: its open parts end.
@@ -812,12 +803,8 @@ fn emit_part(part: Part, out: &mut Parts) -> (PartId, PartMeta) {
             out.push(StreamPart::End { part: id });
         }
         Part::Reasoning(r) => {
-            out.push(StreamPart::ReasoningStart {
-                part: id,
-                choice: 0,
-                id: r.id,
-                meta: r.meta,
-            });
+            let (start, r) = reasoning_start(id, 0, r);
+            out.push(start);
             if let Some(text) = r.text {
                 out.push(StreamPart::ReasoningDelta { part: id, text });
             }
