@@ -19,6 +19,12 @@ thread_local! {
     static SIGNAL: Cell<Option<Arc<Signal>>> = const { Cell::new(None) };
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many threads [`run_bounded`] started from this thread (for the tests).
+    pub(crate) static STARTED: Cell<usize> = const { Cell::new(0) };
+}
+
 /// Wakes a thread parked in [`block_on`].
 #[derive(Default)]
 struct Signal {
@@ -165,6 +171,8 @@ pub(crate) fn run_bounded<T: Send>(jobs: Vec<Job<'_, T>>, workers: usize) -> Vec
             {
                 break;
             }
+            #[cfg(test)]
+            STARTED.with(|n| n.set(n.get() + 1));
         }
         work();
     });

@@ -182,14 +182,14 @@ pub(crate) struct Entry {
     #[cfg(feature = "validate")]
     pub(crate) output_validator: Option<jsonschema::Validator>,
     /// How long the synchronous handler took the last time it ran, in nanoseconds
-    /// (`u64::MAX` until it has run): a batch of handlers known to be quick runs on the
-    /// calling thread, since starting a thread costs more.
+    /// (`u64::MAX` until it has run): a handler known to be quick runs on the calling
+    /// thread, since starting a thread costs more.
     last_run: std::sync::atomic::AtomicU64,
 }
 
-/// A synchronous handler that last returned within this many nanoseconds is quick: a
-/// batch of quick handlers runs on the calling thread (starting a thread costs about as
-/// much, and more on a loaded machine).
+/// A synchronous handler that last returned within this many nanoseconds is quick: it
+/// runs on the calling thread (starting a thread costs about as much, and more on a
+/// loaded machine).
 const QUICK_NANOS: u64 = 50_000;
 
 /// Tools registered once, served to every provider, dispatched safely.
@@ -545,10 +545,10 @@ impl ToolRegistry {
     /// the calling thread); then async handlers are polled together on this thread.
     /// Each handler's [`CallContext`] names its call (id and tool name).
     ///
-    /// A turn whose synchronous handlers all returned within 50 µs the last time they
-    /// ran is run on the calling thread, one after another: starting a thread costs more
-    /// than that. A handler runs in parallel the first time, and whenever it was slower
-    /// last time.
+    /// A synchronous handler that returned within 50 µs the last time it ran runs on the
+    /// calling thread, in call order, as the calls are read: starting a thread costs more
+    /// than that. A handler runs in parallel with the others the first time, and whenever
+    /// it was slower last time.
     pub fn dispatch_all(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
         block_on(self.dispatch_all_async(calls))
     }
@@ -556,9 +556,9 @@ impl ToolRegistry {
     /// [`ToolRegistry::dispatch_all`] as a future (the synchronous handlers block the
     /// task that polls it while they run, as they would if called directly).
     pub async fn dispatch_all_async(&self, calls: &[ToolCall]) -> Vec<ToolResult> {
-        // Every call is prepared first (unknown tools, bad arguments settled here); the
-        // synchronous handlers then run on scoped threads, and the async ones are polled
-        // together. A slot stays empty until its call is done; one still empty at the
+        // Every call is prepared first (unknown tools, bad arguments settled here; a quick
+        // synchronous handler run at once); the other synchronous handlers then run on
+        // scoped threads, and the async ones are polled together. A slot stays empty until its call is done; one still empty at the
         // end (a handler that panicked past its guard, a thread that could not start)
         // gets the stand-in failure.
         let mut slots: Vec<Option<Done>> = Vec::with_capacity(calls.len());
@@ -567,6 +567,13 @@ impl ToolRegistry {
         for (i, call) in calls.iter().enumerate() {
             let done = match self.prepare_call(call) {
                 Prepared::Done(done) => Some(done),
+                // A quick one runs here and now: no job boxed, no thread started.
+                Prepared::Ready(entry, input, ctx) if entry.is_sync() && entry.is_quick() => {
+                    match run(&entry, input, &ctx) {
+                        Started::Done(done) => Some(done),
+                        Started::Running(_) => None,
+                    }
+                }
                 Prepared::Ready(entry, input, ctx) if entry.is_sync() => {
                     sync.push((i, entry, input, ctx));
                     None
@@ -580,19 +587,6 @@ impl ToolRegistry {
                 },
             };
             slots.push(done);
-        }
-        let quick = sync.iter().all(|(_, entry, _, _)| {
-            entry.last_run.load(std::sync::atomic::Ordering::Relaxed) <= QUICK_NANOS
-        });
-        if quick {
-            // One after another on this thread: no job boxed, no thread started.
-            for (i, entry, input, ctx) in sync.drain(..) {
-                if let (Some(slot), Started::Done(done)) =
-                    (slots.get_mut(i), run(&entry, input, &ctx))
-                {
-                    *slot = Some(done);
-                }
-            }
         }
         if !sync.is_empty() {
             let workers = self.max_parallel();
@@ -733,6 +727,12 @@ impl Entry {
     /// Whether the handler is synchronous (it runs to the end when called).
     fn is_sync(&self) -> bool {
         matches!(self.handler, Handler::Sync(_))
+    }
+
+    /// Whether the handler returned within [`QUICK_NANOS`] the last time it ran (never,
+    /// before its first run).
+    fn is_quick(&self) -> bool {
+        self.last_run.load(std::sync::atomic::Ordering::Relaxed) <= QUICK_NANOS
     }
 }
 
@@ -893,4 +893,45 @@ fn strip_optional_nulls(root: &Value, schema: &Value, value: &mut Value, depth: 
 /// points to in `root`.
 fn local_ref<'a>(root: &'a Value, r: &str) -> Option<&'a Value> {
     root.pointer(r.strip_prefix('#')?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::STARTED;
+    use wire_convert::model::Arguments;
+
+    fn call(id: &str) -> ToolCall {
+        ToolCall {
+            id: id.into(),
+            synthetic_id: false,
+            name: "where".into(),
+            arguments: Arguments::Value(serde_json::json!({})),
+            meta: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_handler_that_was_quick_last_time_runs_on_the_calling_thread() {
+        let mut r = ToolRegistry::new();
+        r.register(
+            ToolSpec::new("where", "", serde_json::json!({"type": "object"})).unwrap(),
+            |_| Ok("here".into()),
+        )
+        .unwrap();
+        r.set_max_parallel(2);
+        let calls = [call("call_a"), call("call_b")];
+        let started = || STARTED.with(std::cell::Cell::get);
+        // Nothing is known of the handler yet: the two calls run in parallel.
+        let before = started();
+        assert!(r.dispatch_all(&calls).iter().all(|r| !r.is_error));
+        assert_eq!(
+            started(),
+            before + 1,
+            "the first turn starts a second worker"
+        );
+        // It returned at once: now both run here, and no thread is started.
+        assert!(r.dispatch_all(&calls).iter().all(|r| !r.is_error));
+        assert_eq!(started(), before + 1, "the second turn starts none");
+    }
 }
