@@ -9,13 +9,13 @@ use crate::media::data_url;
 use crate::model::{self, Arguments, Message, Part, Role, Source, ToolCall, ToolResult, Vendor};
 use crate::passes::results;
 use crate::passes::tools::NO_TYPE;
-use crate::util::{self, opaque_elsewhere, take_prefixed};
+use crate::util::{self, take_prefixed};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 use wire_types::cohere as w;
-use wire_types::{Extra, Format, TextOrParts};
+use wire_types::{Extra, TextOrParts};
 
 /// Encodes a neutral request as a Cohere v2 chat request.
 pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
@@ -270,7 +270,7 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
             }
         }
         Part::Image(m) => {
-            let (detail, vendor) = image_detail(&m.meta.vendor);
+            let (detail, vendor) = util::shared_image_detail(&m.meta.vendor, F);
             let mut fields = ctx.vendor_fields(&vendor, at);
             let detail = detail.or_else(|| fields.take_as("detail"));
             let url = match m.source {
@@ -330,11 +330,7 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
         }
         Part::Reasoning(r) => encode_thinking(r, at, ctx)
             .map(|(thinking, extra)| w::Content::Thinking(w::ThinkingContent { thinking, extra })),
-        Part::Opaque(o) if o.format == F => serde_json::from_value(o.value).ok(),
-        Part::Opaque(o) => match opaque_elsewhere(ctx, &o, at) {
-            Some(Part::Text(t)) => Some(text_item(t.text)),
-            _ => None,
-        },
+        Part::Opaque(o) => util::opaque_item(o, at, ctx, text_item),
         Part::Audio(_) | Part::ToolCall(_) | Part::ToolResult(_) => None, // refused by `Place::takes`
     }
 }
@@ -346,26 +342,7 @@ fn encode_thinking(r: model::Reasoning, at: &str, ctx: &mut Ctx<'_>) -> Option<(
     let text = if own {
         r.text.clone().unwrap_or_default()
     } else {
-        let view = ctx.reasoning(&r, at)?;
-        match view.text.filter(|t| !t.is_empty()) {
-            Some(t) => t.to_owned(),
-            None if !view.summary.is_empty() => {
-                ctx.changed(
-                    LossCode::PartChanged,
-                    format!("{at}/summary"),
-                    "cohere has no reasoning summary: the summary is sent as thinking",
-                );
-                view.summary.join("\n\n")
-            }
-            None => {
-                ctx.dropped(
-                    LossCode::ReasoningDropped,
-                    at,
-                    "reasoning without text has no place in cohere",
-                );
-                return None;
-            }
-        }
+        util::reasoning_text(&r, at, ctx)?
     };
     let extra = ctx.extra(&r.meta.vendor, w::ThinkingContent::FIELDS, at);
     Some((text, extra))
@@ -471,22 +448,4 @@ fn encode_result(
         content: content.unwrap_or(TextOrParts::Text(String::new())),
         extra: extra_from(fields, v, w::ToolMessage::FIELDS, ctx),
     })
-}
-
-/// The image `detail` (`auto`, `low`, `high`) that OpenAI Chat, Mistral and Cohere all
-/// spell the same way and keep as a vendor field (the neutral model has no place for
-/// it), and the vendor record without it.
-fn image_detail(v: &Vendor) -> (Option<String>, Vendor) {
-    let shared = matches!(
-        v.format,
-        Some(Format::OpenaiChat | Format::Mistral | Format::Cohere)
-    );
-    match v.fields.get("detail").and_then(Value::as_str) {
-        Some(d) if shared && v.format != Some(F) => {
-            let mut rest = v.clone();
-            rest.fields.shift_remove("detail");
-            (Some(d.to_owned()), rest)
-        }
-        _ => (None, v.clone()),
-    }
 }

@@ -12,13 +12,13 @@ use crate::model::{
     self, Json, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult, Vendor,
 };
 use crate::passes::results;
-use crate::passes::tools::NO_TYPE;
-use crate::util::{self, drop_cache_and_signature, opaque_elsewhere};
+use crate::passes::tools::function_type;
+use crate::util::{self, drop_cache_and_signature};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use wire_types::mistral as w;
-use wire_types::{Extra, Format, TextOrParts};
+use wire_types::{Extra, TextOrParts};
 
 /// The assistant message inserted between tool results and a user message from another
 /// format (Mistral rejects a user message right after tool results).
@@ -264,7 +264,7 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
             Some(text_chunk(value.to_string()))
         }
         Part::Image(m) => {
-            let (detail, vendor) = image_detail(&m.meta.vendor);
+            let (detail, vendor) = util::shared_image_detail(&m.meta.vendor, F);
             let mut fields = ctx.vendor_fields(&vendor, at);
             let detail = detail.or_else(|| {
                 fields
@@ -351,17 +351,9 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
             }
         }
         Part::Reasoning(r) => encode_thinking(r, at, ctx),
-        Part::Opaque(o) if o.format == F => serde_json::from_value(o.value).ok(),
-        Part::Opaque(o) => match opaque_elsewhere(ctx, &o, at) {
-            Some(Part::Text(t)) => Some(text_chunk(t.text)),
-            _ => None,
-        },
+        Part::Opaque(o) => util::opaque_item(o, at, ctx, text_chunk),
         Part::ToolCall(_) | Part::ToolResult(_) => {
-            ctx.dropped(
-                LossCode::PartUnsupported,
-                at.to_owned(),
-                "a tool call or result outside an assistant or tool message",
-            );
+            util::drop_misplaced_call(at, ctx);
             None
         }
     }
@@ -373,26 +365,7 @@ fn encode_thinking(r: model::Reasoning, at: &str, ctx: &mut Ctx<'_>) -> Option<w
     let text = if own {
         r.text.clone().unwrap_or_default()
     } else {
-        let view = ctx.reasoning(&r, at)?;
-        match view.text.filter(|t| !t.is_empty()) {
-            Some(t) => t.to_owned(),
-            None if !view.summary.is_empty() => {
-                ctx.changed(
-                    LossCode::PartChanged,
-                    format!("{at}/summary"),
-                    "mistral has no reasoning summary: the summary is sent as thinking",
-                );
-                view.summary.join("\n\n")
-            }
-            None => {
-                ctx.dropped(
-                    LossCode::ReasoningDropped,
-                    at.to_owned(),
-                    "reasoning without text has no place in mistral",
-                );
-                return None;
-            }
-        }
+        util::reasoning_text(&r, at, ctx)?
     };
     let v = &r.meta.vendor;
     let kept: Option<Vec<w::ContentChunk>> = v
@@ -454,27 +427,8 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     let v = &c.meta.vendor;
     let mut fields = ctx.vendor_fields(v, at);
     let arguments = util::write_arguments(c.arguments, v.flag(F, ARGS_JSON));
-    let kind = if v.flag(F, NO_TYPE) {
-        None
-    } else {
-        Some(
-            fields
-                .shift_remove("type")
-                .and_then(|t| t.as_str().map(str::to_owned))
-                .unwrap_or_else(|| "function".to_owned()),
-        )
-    };
-    let mut function_extra = Map::new();
-    let keys: Vec<String> = fields
-        .keys()
-        .filter(|k| k.starts_with(FUNCTION_FIELD))
-        .cloned()
-        .collect();
-    for k in keys {
-        if let (Some(val), Some(name)) = (fields.shift_remove(&k), k.strip_prefix(FUNCTION_FIELD)) {
-            function_extra.insert(name.to_owned(), val);
-        }
-    }
+    let kind = function_type(v, F, &mut fields);
+    let function_extra = util::take_prefixed(&mut fields, FUNCTION_FIELD);
     w::ToolCall {
         id: (!v.flag(F, NO_ID)).then_some(c.id),
         kind,
@@ -546,22 +500,4 @@ fn encode_result(
         name: if v.flag(F, NO_NAME) { None } else { r.name },
         extra: extra_from(fields, v, w::ToolMessage::FIELDS, ctx),
     })
-}
-
-/// The image `detail` (`auto`, `low`, `high`) that OpenAI Chat, Mistral and Cohere all
-/// spell the same way and keep as a vendor field (the neutral model has no place for
-/// it), and the vendor record without it.
-fn image_detail(v: &Vendor) -> (Option<String>, Vendor) {
-    let shared = matches!(
-        v.format,
-        Some(Format::OpenaiChat | Format::Mistral | Format::Cohere)
-    );
-    match v.fields.get("detail").and_then(Value::as_str) {
-        Some(d) if shared && v.format != Some(F) => {
-            let mut rest = v.clone();
-            rest.fields.shift_remove("detail");
-            (Some(d.to_owned()), rest)
-        }
-        _ => (None, v.clone()),
-    }
 }

@@ -193,24 +193,8 @@ fn encode_reasoning(r: model::Reasoning, at: &str, g: &mut Gathered, ctx: &mut C
         g.thinking.push(String::new());
         return;
     }
-    let Some(view) = ctx.reasoning(&r, at) else {
-        return;
-    };
-    match view.text.filter(|t| !t.is_empty()) {
-        Some(t) => g.thinking.push(t.to_owned()),
-        None if !view.summary.is_empty() => {
-            ctx.changed(
-                LossCode::PartChanged,
-                format!("{at}/summary"),
-                "ollama has no reasoning summary: the summary is sent as thinking",
-            );
-            g.thinking.push(view.summary.join("\n\n"));
-        }
-        None => ctx.dropped(
-            LossCode::ReasoningDropped,
-            at,
-            "reasoning without text has no place in ollama",
-        ),
+    if let Some(text) = util::reasoning_text(&r, at, ctx) {
+        g.thinking.push(text);
     }
 }
 

@@ -43,6 +43,26 @@ pub(crate) fn map_function_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) 
 
 /// Hint: the wrapper object had no `type` (written back without one).
 pub(crate) const NO_TYPE: &str = "no_type";
+
+/// The `type` of an OpenAI-style function tool or call of `format`, written back as the
+/// source had it: none where it had none (hint [`NO_TYPE`]), its own `type` (the vendor
+/// field, taken out of `fields` even when it is not a string, so that it never goes out
+/// twice), else `function`.
+pub(crate) fn function_type<T: for<'s> From<&'s str>>(
+    v: &Vendor,
+    format: Format,
+    fields: &mut Map<String, Value>,
+) -> Option<T> {
+    if v.flag(format, NO_TYPE) {
+        return None;
+    }
+    Some(
+        fields
+            .shift_remove("type")
+            .and_then(|t| t.as_str().map(T::from))
+            .unwrap_or_else(|| T::from("function")),
+    )
+}
 /// Hint: the wrapper object's explicit `null`s (a list of field names).
 pub(crate) const TOOL_NULLS: &str = "tool_nulls";
 /// The prefix of a wrapper object's field kept in the tool's vendor record.
@@ -250,26 +270,8 @@ pub(crate) fn encode_function<T: FunctionTool>(
     let (function_fields, tool_fields) = (T::FUNCTION_FIELDS, T::TOOL_FIELDS);
     let format = ctx.format;
     let mut fields = ctx.vendor_fields(&def.vendor, at);
-    let mut tool = Map::new();
-    let keys: Vec<String> = fields
-        .keys()
-        .filter(|k| k.starts_with(TOOL_FIELD))
-        .cloned()
-        .collect();
-    for k in keys {
-        if let Some(value) = fields.shift_remove(&k) {
-            tool.insert(k[TOOL_FIELD.len()..].to_owned(), value);
-        }
-    }
-    let kind = if def.vendor.flag(format, NO_TYPE) {
-        None
-    } else {
-        Some(
-            tool.shift_remove("type")
-                .and_then(|t| t.as_str().map(str::to_owned))
-                .unwrap_or_else(|| "function".to_owned()),
-        )
-    };
+    let mut tool = crate::util::take_prefixed(&mut fields, TOOL_FIELD);
+    let kind = function_type(&def.vendor, format, &mut tool);
     let parameters = match def.input_schema {
         Some(s) => {
             let s = schema::json_schema_input(s, def.dialect, ctx, at);

@@ -14,9 +14,10 @@ pub(crate) use paths::{ItemPaths, push_index, set_path};
 pub(crate) use small::{AsciiSet, SmallMap};
 pub(crate) use time::{read_timestamp, rfc3339_of_unix};
 
-use crate::model::{Opaque, Part, PartMeta, Text};
+use crate::model::{Opaque, Part, PartMeta, Reasoning, Text, Vendor};
 use crate::{Ctx, Format, LossCode, OpaqueMode};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use wire_types::TextOrParts;
 
@@ -354,4 +355,75 @@ pub(crate) fn stop_sequences(
             TextOrParts::Parts(st)
         }
     })
+}
+
+/// The plain thinking text a target that takes reasoning as one string (Cohere, Mistral,
+/// Ollama) writes for a reasoning part of another format: its text; without one, its
+/// summaries joined by a blank line (a `changed` loss at `at/summary`); with neither,
+/// nothing (a `dropped` loss). `None` also where [`Ctx::reasoning`] lets nothing through.
+pub(crate) fn reasoning_text(r: &Reasoning, at: &str, ctx: &mut Ctx<'_>) -> Option<String> {
+    let view = ctx.reasoning(r, at)?;
+    match view.text.filter(|t| !t.is_empty()) {
+        Some(t) => Some(t.to_owned()),
+        None if !view.summary.is_empty() => {
+            let detail = format!(
+                "{} has no reasoning summary: the summary is sent as thinking",
+                ctx.format
+            );
+            ctx.changed(LossCode::PartChanged, format!("{at}/summary"), detail);
+            Some(view.summary.join("\n\n"))
+        }
+        None => {
+            let detail = format!("reasoning without text has no place in {}", ctx.format);
+            ctx.dropped(LossCode::ReasoningDropped, at.to_owned(), detail);
+            None
+        }
+    }
+}
+
+/// The image `detail` (`auto`, `low`, `high`) that OpenAI Chat, Mistral and Cohere all
+/// spell the same way and keep as a vendor field (the neutral model has no place for
+/// it), taken from another of the three for `target`, and the vendor record without it.
+/// The target's own `detail` stays in the record, as its other fields do.
+pub(crate) fn shared_image_detail(v: &Vendor, target: Format) -> (Option<String>, Vendor) {
+    let shared = matches!(
+        v.format,
+        Some(Format::OpenaiChat | Format::Mistral | Format::Cohere)
+    );
+    match v.fields.get("detail").and_then(Value::as_str) {
+        Some(d) if shared && v.format != Some(target) => {
+            let mut rest = v.clone();
+            rest.fields.shift_remove("detail");
+            (Some(d.to_owned()), rest)
+        }
+        _ => (None, v.clone()),
+    }
+}
+
+/// Reports a tool call or result among the content parts of a message that is neither
+/// an assistant nor a tool message, which the target drops.
+pub(crate) fn drop_misplaced_call(at: &str, ctx: &mut Ctx<'_>) {
+    ctx.dropped(
+        LossCode::PartUnsupported,
+        at.to_owned(),
+        "a tool call or result outside an assistant or tool message",
+    );
+}
+
+/// An opaque part as a content item of the target: the target's own item as it came
+/// (`None` if it no longer reads as one), another format's as its text through
+/// [`opaque_elsewhere`], made an item by `text`.
+pub(crate) fn opaque_item<T: DeserializeOwned>(
+    o: Opaque,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+    text: impl FnOnce(String) -> T,
+) -> Option<T> {
+    if o.format == ctx.format {
+        return serde_json::from_value(o.value).ok();
+    }
+    match opaque_elsewhere(ctx, &o, at) {
+        Some(Part::Text(t)) => Some(text(t.text)),
+        _ => None,
+    }
 }
