@@ -12,6 +12,7 @@ use crate::model::{
     self, Arguments, Json, Media, Message, Opaque, Part, PartMeta, Reasoning, Role, Source, Text,
     ToolCall, ToolResult, Vendor,
 };
+use crate::passes::tools::call_id;
 use crate::util::{self, set_path};
 use crate::{Ctx, Error};
 use serde_json::{Map, Value};
@@ -352,10 +353,7 @@ pub(super) fn decode_call(mut p: w::Part, neutral: &str, c: usize) -> (Part, Pen
             Arguments::Value(Value::Object(Map::new()))
         }
     };
-    let (id, synthetic) = match &source_id {
-        Some(id) => (id.clone(), false),
-        None => (synthetic_id(neutral, c, &name), true),
-    };
+    let (id, synthetic) = call_id(source_id.clone(), neutral, c, &name);
     let pending = Pending {
         name: name.clone(),
         id: id.clone(),

@@ -6,19 +6,17 @@ use super::hints::{
 use super::settings::{decode_output_format, decode_settings, decode_tool_choice};
 use super::tools::decode_tool;
 use super::{F, FUNCTION_FIELD};
-use crate::ids::synthetic_id;
 use crate::media::source_of_url;
-use crate::model::{
-    self, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult, Vendor,
-};
-use crate::passes::tools::NO_TYPE;
+use crate::model::{self, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, Vendor};
+use crate::passes::content::{ContentItem, decode_content, decode_plain, push_result};
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::map_function_call;
+use crate::passes::tools::{call_id, read_function_type};
 use crate::util::opaque;
 use crate::{Ctx, Error};
 use serde_json::Value;
 use wire_types::mistral as w;
-use wire_types::{Extra, TextOrParts};
+use wire_types::{Extra, Format, TextOrParts};
 
 /// Decodes a Mistral chat request.
 pub(crate) fn decode_request(
@@ -36,14 +34,22 @@ pub(crate) fn decode_request(
         let at = format!("/messages/{i}");
         let n = out.messages.len();
         match m {
-            w::Message::System(s) => {
-                out.messages
-                    .push(decode_plain(Role::System, s.content, &s.extra, n, &at, ctx))
-            }
-            w::Message::User(u) => {
-                out.messages
-                    .push(decode_plain(Role::User, u.content, &u.extra, n, &at, ctx))
-            }
+            w::Message::System(s) => out.messages.push(decode_plain(
+                Role::System,
+                s.content,
+                &s.extra,
+                &format!("/messages/{n}"),
+                &at,
+                ctx,
+            )),
+            w::Message::User(u) => out.messages.push(decode_plain(
+                Role::User,
+                u.content,
+                &u.extra,
+                &format!("/messages/{n}"),
+                &at,
+                ctx,
+            )),
             w::Message::Assistant(a) => {
                 let turn = Turn {
                     role: None,
@@ -62,7 +68,12 @@ pub(crate) fn decode_request(
                         "a tool message needs the id of the call it answers",
                     ));
                 };
-                push_result(&mut out.messages, t, call_id, &at, ctx);
+                let mut meta = PartMeta::from_extra(F, &t.extra);
+                if t.name.is_none() {
+                    meta.vendor.set_hint(F, NO_NAME, true);
+                }
+                let messages = &mut out.messages;
+                push_result(messages, t.content, meta, call_id, t.name, &at, ctx);
             }
             other => {
                 return Err(Error::unknown_role(&at, other.tag()));
@@ -83,57 +94,12 @@ pub(crate) fn decode_request(
     Ok(out)
 }
 
-/// A system or user message.
-fn decode_plain(
-    role: Role,
-    content: TextOrParts<w::ContentChunk>,
-    extra: &Extra,
-    n: usize,
-    at: &str,
-    ctx: &mut Ctx<'_>,
-) -> Message {
-    let neutral = format!("/messages/{n}");
-    ctx.map(neutral.clone(), at.to_owned());
-    let mut msg = Message::new(role, Vec::new());
-    msg.vendor = Vendor::from_extra(F, extra, &[]);
-    decode_content(
-        content,
-        &mut msg.content,
-        &mut msg.vendor,
-        &neutral,
-        at,
-        ctx,
-    );
-    msg
-}
+impl ContentItem for w::ContentChunk {
+    const FORMAT: Format = F;
+    const PARTS: &'static str = PARTS;
 
-/// Decodes `content` into `parts`, recording the [`PARTS`] hint in `v` for the array form.
-fn decode_content(
-    content: TextOrParts<w::ContentChunk>,
-    parts: &mut Vec<Part>,
-    v: &mut Vendor,
-    neutral: &str,
-    at: &str,
-    ctx: &mut Ctx<'_>,
-) {
-    match content {
-        TextOrParts::Text(t) => {
-            ctx.map(
-                format_args!("{neutral}/content/{}", parts.len()),
-                format_args!("{at}/content"),
-            );
-            parts.push(Part::text(t));
-        }
-        TextOrParts::Parts(chunks) => {
-            v.set_hint(F, PARTS, true);
-            for (j, c) in chunks.into_iter().enumerate() {
-                ctx.map(
-                    format_args!("{neutral}/content/{}", parts.len()),
-                    format_args!("{at}/content/{j}"),
-                );
-                parts.push(decode_chunk(c, ctx));
-            }
-        }
+    fn decode(self, ctx: &mut Ctx<'_>) -> Part {
+        decode_chunk(self, ctx)
     }
 }
 
@@ -263,11 +229,7 @@ pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -
 
 fn decode_call(call: w::ToolCall, id_base: &str, c: usize) -> Part {
     let mut v = Vendor::from_extra(F, &call.extra, &[]);
-    match call.kind.as_deref() {
-        Some("function") => {}
-        None => v.set_hint(F, NO_TYPE, true),
-        Some(other) => v.set_field(F, "type", Value::String(other.to_owned())),
-    }
+    read_function_type(call.kind.as_deref(), &mut v, F);
     if let Some(ix) = call.index {
         v.set_hint(F, INDEX, ix);
     }
@@ -276,13 +238,10 @@ fn decode_call(call: w::ToolCall, id_base: &str, c: usize) -> Part {
         v.set_field(F, &format!("{FUNCTION_FIELD}{k}"), val.clone());
     }
     let arguments = crate::util::read_arguments(f.arguments, &mut v, F, ARGS_JSON);
-    let (id, synthetic) = match call.id {
-        Some(id) => (id, false),
-        None => {
-            v.set_hint(F, NO_ID, true);
-            (synthetic_id(id_base, c, &f.name), true)
-        }
-    };
+    let (id, synthetic) = call_id(call.id, id_base, c, &f.name);
+    if synthetic {
+        v.set_hint(F, NO_ID, true);
+    }
     Part::ToolCall(ToolCall {
         id,
         synthetic_id: synthetic,
@@ -293,34 +252,4 @@ fn decode_call(call: w::ToolCall, id_base: &str, c: usize) -> Part {
             ..Default::default()
         },
     })
-}
-
-/// Appends the result of a `tool` message to the tool message at the end, or starts one.
-fn push_result(
-    messages: &mut Vec<Message>,
-    t: w::ToolMessage,
-    call_id: String,
-    at: &str,
-    ctx: &mut Ctx<'_>,
-) {
-    let n = crate::util::tool_message(messages, at, ctx);
-    let k = messages.last().map_or(0, |m| m.content.len());
-    let neutral = format!("/messages/{n}/content/{k}");
-    ctx.map(neutral.clone(), at.to_owned());
-    let mut meta = PartMeta::from_extra(F, &t.extra);
-    if t.name.is_none() {
-        meta.vendor.set_hint(F, NO_NAME, true);
-    }
-    let mut content = Vec::new();
-    decode_content(t.content, &mut content, &mut meta.vendor, &neutral, at, ctx);
-    let result = ToolResult {
-        call_id,
-        name: t.name,
-        content,
-        is_error: false,
-        meta,
-    };
-    if let Some(last) = messages.last_mut() {
-        last.content.push(Part::ToolResult(result));
-    }
 }

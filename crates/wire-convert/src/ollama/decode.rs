@@ -11,7 +11,7 @@ use crate::ids::synthetic_id;
 use crate::model::{
     self, Media, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
 };
-use crate::passes::tools::map_function_call;
+use crate::passes::tools::{call_id, map_function_call};
 use crate::{Ctx, Error, media, util};
 use serde_json::Value;
 use wire_types::ollama as w;
@@ -198,10 +198,7 @@ fn decode_call(call: w::ToolCall, neutral: &str, c: usize) -> ToolCall {
     if let Some(ix) = f.index {
         v.set_hint(F, INDEX, ix);
     }
-    let (id, synthetic) = match call.id {
-        Some(id) => (id, false),
-        None => (synthetic_id(neutral, c, &f.name), true),
-    };
+    let (id, synthetic) = call_id(call.id, neutral, c, &f.name);
     ToolCall {
         id,
         synthetic_id: synthetic,

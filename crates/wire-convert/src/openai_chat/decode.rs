@@ -6,13 +6,12 @@ use super::hints::{
 };
 use super::settings::{decode_output_format, decode_settings, decode_tool_choice};
 use super::tools::decode_tool;
-use crate::ids::synthetic_id;
 use crate::media::{parse_data_url, source_of_url};
 use crate::model::{
     self, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult, Vendor,
 };
-use crate::passes::tools::NO_TYPE;
 use crate::passes::tools::decode_tools;
+use crate::passes::tools::{call_id, read_function_type};
 use crate::util::{self, keep, opaque};
 use crate::{Ctx, Error};
 use serde_json::{Map, Value};
@@ -330,22 +329,15 @@ fn decode_call(call: w::ToolCall, neutral: &str, c: usize, ctx: &mut Ctx<'_>) ->
         }
         (None, None, _) => unreachable!("checked above"),
     };
-    match call.kind {
-        Some(w::ToolCallType::Function) => {}
-        None => v.set_hint(F, NO_TYPE, true),
-        Some(other) => v.set_field(F, "type", Value::String(other.as_str().to_owned())),
-    }
+    read_function_type(call.kind.as_ref().map(w::ToolCallType::as_str), v, F);
     if !v.fields.is_empty() || !v.hints.is_empty() {
         v.format = Some(F);
     }
     let arguments = util::read_arguments(arguments, v, F, ARGS_JSON);
-    let (id, synthetic) = match call.id {
-        Some(id) => (id, false),
-        None => {
-            v.set_hint(F, NO_ID, true);
-            (synthetic_id(neutral, c, &name), true)
-        }
-    };
+    let (id, synthetic) = call_id(call.id, neutral, c, &name);
+    if synthetic {
+        v.set_hint(F, NO_ID, true);
+    }
     Part::ToolCall(ToolCall {
         id,
         synthetic_id: synthetic,

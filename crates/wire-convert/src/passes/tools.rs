@@ -44,6 +44,26 @@ pub(crate) fn map_function_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) 
 /// Hint: the wrapper object had no `type` (written back without one).
 pub(crate) const NO_TYPE: &str = "no_type";
 
+/// Reads the `type` of an OpenAI-style function call of `format` into `v`, for
+/// [`function_type`] to write back: `function` says nothing; none is the hint
+/// [`NO_TYPE`]; another is the vendor field `type`.
+pub(crate) fn read_function_type(kind: Option<&str>, v: &mut Vendor, format: Format) {
+    match kind {
+        Some("function") => {}
+        None => v.set_hint(format, NO_TYPE, true),
+        Some(other) => v.set_field(format, "type", Value::String(other.to_owned())),
+    }
+}
+
+/// The id of call `c` of the neutral message at `base` (named `name`), and whether it is
+/// synthetic: the source's id, or else one made with [`crate::ids::synthetic_id`].
+pub(crate) fn call_id(id: Option<String>, base: &str, c: usize, name: &str) -> (String, bool) {
+    match id {
+        Some(id) => (id, false),
+        None => (crate::ids::synthetic_id(base, c, name), true),
+    }
+}
+
 /// The `type` of an OpenAI-style function tool or call of `format`, written back as the
 /// source had it: none where it had none (hint [`NO_TYPE`]), its own `type` (the vendor
 /// field, taken out of `fields` even when it is not a string, so that it never goes out
