@@ -196,15 +196,7 @@ pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -
     }
     let id_base = neutral.strip_suffix("/message").unwrap_or(neutral);
     for (c, call) in t.tool_calls.into_iter().flatten().enumerate() {
-        ctx.map(
-            format_args!("{neutral}/content/{}", msg.content.len()),
-            format_args!("{at}/tool_calls/{c}"),
-        );
-        map_function_call(
-            ctx,
-            &format!("{neutral}/content/{}", msg.content.len()),
-            &format!("{at}/tool_calls/{c}"),
-        );
+        map_function_call(ctx, neutral, msg.content.len(), at, c);
         msg.content.push(decode_call(call, id_base, c, ctx));
     }
     msg

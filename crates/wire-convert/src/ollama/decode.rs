@@ -144,15 +144,7 @@ pub(super) fn decode_turn(
     if let Some(calls) = m.tool_calls {
         if assistant {
             for (c, call) in calls.into_iter().enumerate() {
-                ctx.map(
-                    format_args!("{neutral}/content/{}", msg.content.len()),
-                    format_args!("{at}/tool_calls/{c}"),
-                );
-                map_function_call(
-                    ctx,
-                    &format!("{neutral}/content/{}", msg.content.len()),
-                    &format!("{at}/tool_calls/{c}"),
-                );
+                map_function_call(ctx, neutral, msg.content.len(), at, c);
                 // `/choices/0/message` → ids `call_0_<c>_<name>`.
                 let id_base = neutral.strip_suffix("/message").unwrap_or(neutral);
                 msg.content

@@ -30,14 +30,18 @@ pub(crate) fn decode_tools<T>(
     out
 }
 
-/// Maps the neutral fields of a call (at `neutral`) to its OpenAI-style `function`
-/// object in the source (at `source`).
-pub(crate) fn map_function_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
-    for (n, s) in [("name", "name"), ("arguments", "arguments")] {
-        ctx.map(
-            format_args!("{neutral}/{n}"),
-            format_args!("{source}/function/{s}"),
-        );
+/// Maps call `c` of the source message at `at` (its OpenAI-style `tool_calls/<c>`) to
+/// part `k` of the neutral message at `neutral`, and the call's name and arguments to
+/// those of its `function` object.
+pub(crate) fn map_function_call(ctx: &mut Ctx<'_>, neutral: &str, k: usize, at: &str, c: usize) {
+    let part = (neutral, "/content/", k);
+    let call = (at, "/tool_calls/", c);
+    ctx.map(part, call);
+    for (n, s) in [
+        ("/name", "/function/name"),
+        ("/arguments", "/function/arguments"),
+    ] {
+        ctx.map((part, n), (call, s));
     }
 }
 
