@@ -158,13 +158,7 @@ pub(super) fn encode_thinking_config(
 
 fn reasoning_thinking(r: &ReasoningConfig, ctx: &mut Ctx<'_>) -> Option<w::Thinking> {
     let at = "/settings/reasoning";
-    if r.include == Some(false) {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            format!("{at}/include"),
-            "cohere returns the thinking of a reasoning model; it cannot be hidden",
-        );
-    }
+    util::thinking_always_returned(r, "reasoning", at, ctx);
     let off = r.enabled == Some(false)
         || r.effort.as_deref() == Some("none")
         || (r.enabled.is_none() && r.effort.is_none() && r.budget_tokens.is_some_and(|b| b <= 0));
@@ -227,20 +221,8 @@ pub(super) fn encode_response_format(
             schema,
             strict,
         }) => {
-            if let Some(name) = name {
-                ctx.dropped(
-                    LossCode::FieldUnsupported,
-                    "/output_format/name",
-                    format!("cohere output schemas have no name (`{name}`)"),
-                );
-            }
-            if strict == Some(false) {
-                ctx.changed(
-                    LossCode::SettingChanged,
-                    "/output_format/strict",
-                    "cohere always constrains the output to the schema",
-                );
-            }
+            util::drop_schema_name(name.as_deref(), ctx);
+            util::always_strict(strict, ctx);
             Some(w::ResponseFormat::JsonObject(w::JsonObjectFormat {
                 json_schema: Some(schema),
                 extra: Extra::new(),

@@ -4,10 +4,10 @@ use super::F;
 use super::hints::{NAMED_NO_TYPE, STOP_STRING, TOOL_CHOICE_REQUIRED};
 use crate::model::{OutputFormat, Settings, ToolChoice, Vendor};
 use crate::vendor::Fields;
-use crate::{Ctx, LossCode};
+use crate::{Ctx, LossCode, util};
 use serde_json::{Map, Value};
+use wire_types::Extra;
 use wire_types::mistral as w;
-use wire_types::{Extra, TextOrParts};
 
 /// The neutral tool choice (`any` and `required` are both a required call); a choice it
 /// cannot say is kept whole as the `tool_choice` field of `v`.
@@ -69,13 +69,7 @@ pub(super) fn decode_settings(req: &mut w::Request, v: &mut Vendor, ctx: &mut Ct
     ] {
         ctx.map(format_args!("/settings/{key}"), format_args!("/{key}"));
     }
-    s.stop = req.stop.take().map(|st| match st {
-        TextOrParts::Text(t) => {
-            v.set_hint(F, STOP_STRING, true);
-            vec![t]
-        }
-        TextOrParts::Parts(p) => p,
-    });
+    s.stop = util::read_stop_sequences(req.stop.take(), v, F, STOP_STRING);
     match req.random_seed.map(i64::try_from) {
         None => {}
         Some(Ok(seed)) => s.seed = Some(seed),
@@ -150,13 +144,7 @@ pub(super) fn encode_settings(
         stream,
         stream_usage: _,
     } = s;
-    if top_k.is_some() {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            "/settings/top_k",
-            "mistral has no top_k",
-        );
-    }
+    util::drop_top_k(top_k, ctx);
     if reasoning.is_some() {
         ctx.dropped(
             LossCode::FieldUnsupported,
@@ -201,7 +189,7 @@ pub(super) fn encode_output_format(f: OutputFormat) -> w::ResponseFormat {
         } => (
             w::ResponseFormatType::JsonSchema,
             Some(w::JsonSchemaSpec {
-                name: name.unwrap_or_else(|| "output".to_owned()),
+                name: util::schema_name(name),
                 description: None,
                 schema: Some(schema),
                 strict,

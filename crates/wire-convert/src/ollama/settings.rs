@@ -6,7 +6,7 @@ use super::{F, OPTION};
 use crate::model::{OutputFormat, ReasoningConfig, Settings, ToolChoice, Vendor};
 use crate::util::take_prefixed;
 use crate::vendor::Fields;
-use crate::{Ctx, LossCode};
+use crate::{Ctx, LossCode, util};
 use serde_json::{Map, Value};
 use wire_types::ollama as w;
 
@@ -228,13 +228,7 @@ pub(super) fn encode_think(
 
 fn reasoning_think(r: &ReasoningConfig, ctx: &mut Ctx<'_>) -> Option<w::Think> {
     let at = "/settings/reasoning";
-    if r.include == Some(false) {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            format!("{at}/include"),
-            "ollama returns the thinking of a thinking model; it cannot be hidden",
-        );
-    }
+    util::thinking_always_returned(r, "thinking", at, ctx);
     let think = if r.enabled == Some(false) {
         Some(w::Think::Enabled(false))
     } else if let Some(e) = &r.effort {
@@ -292,20 +286,8 @@ pub(super) fn encode_format(
             schema,
             strict,
         }) => {
-            if let Some(name) = name {
-                ctx.dropped(
-                    LossCode::FieldUnsupported,
-                    "/output_format/name",
-                    format!("ollama output schemas have no name (`{name}`)"),
-                );
-            }
-            if strict == Some(false) {
-                ctx.changed(
-                    LossCode::SettingChanged,
-                    "/output_format/strict",
-                    "ollama always constrains the output to the schema",
-                );
-            }
+            util::drop_schema_name(name.as_deref(), ctx);
+            util::always_strict(strict, ctx);
             match schema {
                 Value::Object(m) => Some(w::Format::Schema(m)),
                 other => {

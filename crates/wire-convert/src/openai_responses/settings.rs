@@ -3,8 +3,7 @@
 use super::hints::SUMMARY;
 use super::{F, put_sub, to_map};
 use crate::model::{OutputFormat, ReasoningConfig, Settings, ToolChoice, Vendor};
-use crate::util::budget_to_effort;
-use crate::{Ctx, LossCode};
+use crate::{Ctx, LossCode, util};
 use serde_json::{Value, json};
 use wire_types::openai_responses as w;
 
@@ -199,13 +198,9 @@ fn encode_effort(r: &ReasoningConfig, at: &str, ctx: &mut Ctx<'_>) -> Option<w::
         return Some(w::ReasoningEffort::None);
     }
     if let Some(b) = r.budget_tokens {
-        let e = budget_to_effort(b);
-        ctx.changed(
-            LossCode::SettingChanged,
-            format!("{at}/budget_tokens"),
-            format!("{F} takes an effort level, not a token budget: {b} tokens sent as `{e}`"),
-        );
-        return Some(w::ReasoningEffort::from(e));
+        return Some(w::ReasoningEffort::from(util::effort_for_budget(
+            b, at, ctx,
+        )));
     }
     None
 }
@@ -220,7 +215,7 @@ fn encode_format(f: OutputFormat) -> w::TextFormat {
             schema,
             strict,
         } => w::TextFormat::JsonSchema(w::JsonSchemaFormat {
-            name: name.unwrap_or_else(|| "output".to_owned()),
+            name: util::schema_name(name),
             schema,
             description: None,
             strict,

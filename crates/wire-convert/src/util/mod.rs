@@ -357,6 +357,87 @@ pub(crate) fn stop_sequences(
     })
 }
 
+/// Stop sequences as a format that takes a string or a list reads them: the string is one
+/// sequence, with the `as_string` hint of `format` in `v` for [`stop_sequences`].
+pub(crate) fn read_stop_sequences(
+    stop: Option<TextOrParts<String>>,
+    v: &mut Vendor,
+    format: Format,
+    as_string: &str,
+) -> Option<Vec<String>> {
+    stop.map(|st| match st {
+        TextOrParts::Text(t) => {
+            v.set_hint(format, as_string, true);
+            vec![t]
+        }
+        TextOrParts::Parts(p) => p,
+    })
+}
+
+/// Reports a `top_k` the target has no place for.
+pub(crate) fn drop_top_k(top_k: Option<u64>, ctx: &mut Ctx<'_>) {
+    if top_k.is_some() {
+        let detail = format!("{} has no top_k", ctx.format);
+        ctx.dropped(LossCode::FieldUnsupported, "/settings/top_k", detail);
+    }
+}
+
+/// The name a target that requires one (OpenAI Chat and Responses, Mistral) gives an
+/// output schema without a name.
+pub(crate) fn schema_name(name: Option<String>) -> String {
+    name.unwrap_or_else(|| "output".to_owned())
+}
+
+/// Reports the name of an output schema, for a target whose output schemas have none.
+pub(crate) fn drop_schema_name(name: Option<&str>, ctx: &mut Ctx<'_>) {
+    if let Some(name) = name {
+        let detail = format!("{} output schemas have no name (`{name}`)", ctx.format);
+        ctx.dropped(LossCode::FieldUnsupported, "/output_format/name", detail);
+    }
+}
+
+/// Reports an output schema that is not strict (`strict: false`), for a target that
+/// always constrains the output to the schema (Cohere, Ollama).
+pub(crate) fn always_strict(strict: Option<bool>, ctx: &mut Ctx<'_>) {
+    if strict == Some(false) {
+        let detail = format!("{} always constrains the output to the schema", ctx.format);
+        ctx.changed(LossCode::SettingChanged, "/output_format/strict", detail);
+    }
+}
+
+/// Reports reasoning settings that ask to hide the thinking (`include: false`, at
+/// `at/include`), for a target that always returns the thinking of a `model` model.
+pub(crate) fn thinking_always_returned(
+    r: &crate::model::ReasoningConfig,
+    model: &str,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) {
+    if r.include == Some(false) {
+        let detail = format!(
+            "{} returns the thinking of a {model} model; it cannot be hidden",
+            ctx.format
+        );
+        ctx.dropped(LossCode::FieldUnsupported, format!("{at}/include"), detail);
+    }
+}
+
+/// The effort level a target that takes no token budget sends for `budget` tokens (the
+/// nearest, [`budget_to_effort`]), with a `changed` loss at `at/budget_tokens`.
+pub(crate) fn effort_for_budget(budget: i64, at: &str, ctx: &mut Ctx<'_>) -> &'static str {
+    let e = budget_to_effort(budget);
+    let detail = format!(
+        "{} takes an effort level, not a token budget: {budget} tokens sent as `{e}`",
+        ctx.format
+    );
+    ctx.changed(
+        LossCode::SettingChanged,
+        format!("{at}/budget_tokens"),
+        detail,
+    );
+    e
+}
+
 /// The plain thinking text a target that takes reasoning as one string (Cohere, Mistral,
 /// Ollama) writes for a reasoning part of another format: its text; without one, its
 /// summaries joined by a blank line (a `changed` loss at `at/summary`); with neither,
