@@ -5,14 +5,12 @@ use super::settings::{decode_response_format, decode_settings, decode_tool_choic
 use super::tools::decode_tool;
 use super::{DOCUMENT, F, FUNCTION, Turn};
 use crate::media::source_of_url;
-use crate::model::{
-    self, Arguments, Json, Media, Message, Part, PartMeta, Role, Text, ToolCall, Vendor,
-};
+use crate::model::{self, Arguments, Json, Media, Message, Part, PartMeta, Role, Text, Vendor};
 use crate::passes::content::{ContentItem, decode_content, decode_plain, push_result};
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::map_function_call;
-use crate::passes::tools::{call_id, read_function_type};
-use crate::util::opaque;
+use crate::passes::tools::{decoded_call, read_function_type};
+use crate::util::{self, opaque};
 use crate::{Ctx, Error};
 use serde_json::Value;
 use wire_types::Format;
@@ -153,10 +151,7 @@ fn decode_item(c: w::Content, ctx: &mut Ctx<'_>) -> Part {
         w::Content::Document(d) => {
             let mut meta = PartMeta::from_extra(F, &d.extra);
             let doc = d.document;
-            for (k, val) in doc.extra.fields() {
-                meta.vendor
-                    .set_field(F, &format!("{DOCUMENT}{k}"), val.clone());
-            }
+            util::put_prefixed(&mut meta.vendor, F, DOCUMENT, &doc.extra);
             meta.vendor.keep(F, "id", &doc.id);
             Part::Json(Json {
                 value: Value::Object(doc.data),
@@ -213,9 +208,7 @@ pub(super) fn decode_call(call: w::ToolCall, id_base: &str, c: usize, ctx: &mut 
     };
     let mut v = Vendor::from_extra(F, &call.extra, &[]);
     read_function_type(call.kind.as_deref(), &mut v, F);
-    for (k, val) in f.extra.fields() {
-        v.set_field(F, &format!("{FUNCTION}{k}"), val.clone());
-    }
+    util::put_prefixed(&mut v, F, FUNCTION, &f.extra);
     let arguments = match f.arguments {
         Some(a) => crate::util::read_arguments(a, &mut v, F, ARGS_JSON),
         None => {
@@ -223,18 +216,17 @@ pub(super) fn decode_call(call: w::ToolCall, id_base: &str, c: usize, ctx: &mut 
             Arguments::Text(String::new())
         }
     };
-    let (id, synthetic) = call_id(call.id, id_base, c, &name);
-    if synthetic {
-        v.set_hint(F, NO_ID, true);
-    }
-    Part::ToolCall(ToolCall {
-        id,
-        synthetic_id: synthetic,
+    let meta = PartMeta {
+        vendor: v,
+        ..Default::default()
+    };
+    let no_id = Some((F, NO_ID));
+    Part::ToolCall(decoded_call(
+        call.id,
+        (id_base, c),
         name,
         arguments,
-        meta: PartMeta {
-            vendor: v,
-            ..Default::default()
-        },
-    })
+        meta,
+        no_id,
+    ))
 }

@@ -7,12 +7,12 @@ use super::settings::{decode_output_format, decode_settings, decode_tool_choice}
 use super::tools::decode_tool;
 use super::{F, FUNCTION_FIELD};
 use crate::media::source_of_url;
-use crate::model::{self, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, Vendor};
+use crate::model::{self, Media, Message, Part, PartMeta, Role, Source, Text, Vendor};
 use crate::passes::content::{ContentItem, decode_content, decode_plain, push_result};
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::map_function_call;
-use crate::passes::tools::{call_id, read_function_type};
-use crate::util::opaque;
+use crate::passes::tools::{decoded_call, read_function_type};
+use crate::util::{self, opaque};
 use crate::{Ctx, Error};
 use serde_json::Value;
 use wire_types::mistral as w;
@@ -226,22 +226,19 @@ fn decode_call(call: w::ToolCall, id_base: &str, c: usize) -> Part {
         v.set_hint(F, INDEX, ix);
     }
     let f = call.function;
-    for (k, val) in f.extra.fields() {
-        v.set_field(F, &format!("{FUNCTION_FIELD}{k}"), val.clone());
-    }
+    util::put_prefixed(&mut v, F, FUNCTION_FIELD, &f.extra);
     let arguments = crate::util::read_arguments(f.arguments, &mut v, F, ARGS_JSON);
-    let (id, synthetic) = call_id(call.id, id_base, c, &f.name);
-    if synthetic {
-        v.set_hint(F, NO_ID, true);
-    }
-    Part::ToolCall(ToolCall {
-        id,
-        synthetic_id: synthetic,
-        name: f.name,
+    let meta = PartMeta {
+        vendor: v,
+        ..Default::default()
+    };
+    let no_id = Some((F, NO_ID));
+    Part::ToolCall(decoded_call(
+        call.id,
+        (id_base, c),
+        f.name,
         arguments,
-        meta: PartMeta {
-            vendor: v,
-            ..Default::default()
-        },
-    })
+        meta,
+        no_id,
+    ))
 }

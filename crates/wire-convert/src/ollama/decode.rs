@@ -11,7 +11,7 @@ use crate::ids::synthetic_id;
 use crate::model::{
     self, Media, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
 };
-use crate::passes::tools::{call_id, map_function_call};
+use crate::passes::tools::{decoded_call, map_function_call};
 use crate::{Ctx, Error, media, util};
 use serde_json::Value;
 use wire_types::ollama as w;
@@ -180,9 +180,7 @@ fn decode_call(call: w::ToolCall, neutral: &str, c: usize) -> ToolCall {
         Some(other) => v.set_field(F, "type", Value::String(other.to_owned())),
     }
     let f = call.function;
-    for (k, val) in f.extra.fields() {
-        v.set_field(F, &format!("{FUNCTION}{k}"), val.clone());
-    }
+    util::put_prefixed(&mut v, F, FUNCTION, &f.extra);
     let nulls: Vec<Value> = f.extra.nulls().iter().map(|n| Value::from(*n)).collect();
     if !nulls.is_empty() {
         v.set_hint(F, FUNCTION_NULLS, nulls);
@@ -190,17 +188,12 @@ fn decode_call(call: w::ToolCall, neutral: &str, c: usize) -> ToolCall {
     if let Some(ix) = f.index {
         v.set_hint(F, INDEX, ix);
     }
-    let (id, synthetic) = call_id(call.id, neutral, c, &f.name);
-    ToolCall {
-        id,
-        synthetic_id: synthetic,
-        name: f.name,
-        arguments: util::args_of(f.arguments),
-        meta: PartMeta {
-            vendor: v,
-            ..Default::default()
-        },
-    }
+    let meta = PartMeta {
+        vendor: v,
+        ..Default::default()
+    };
+    let arguments = util::args_of(f.arguments);
+    decoded_call(call.id, (neutral, c), f.name, arguments, meta, None)
 }
 
 /// A `tool` message: one result, appended to the tool message at the end or a new one.

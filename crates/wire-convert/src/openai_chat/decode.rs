@@ -7,11 +7,9 @@ use super::hints::{
 use super::settings::{decode_output_format, decode_settings, decode_tool_choice};
 use super::tools::decode_tool;
 use crate::media::{parse_data_url, source_of_url};
-use crate::model::{
-    self, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult, Vendor,
-};
+use crate::model::{self, Media, Message, Part, PartMeta, Role, Source, Text, ToolResult, Vendor};
 use crate::passes::tools::decode_tools;
-use crate::passes::tools::{call_id, read_function_type};
+use crate::passes::tools::{decoded_call, read_function_type};
 use crate::util::{self, keep, opaque};
 use crate::{Ctx, Error};
 use serde_json::{Map, Value};
@@ -334,17 +332,15 @@ fn decode_call(call: w::ToolCall, neutral: &str, c: usize, ctx: &mut Ctx<'_>) ->
         v.format = Some(F);
     }
     let arguments = util::read_arguments(arguments, v, F, ARGS_JSON);
-    let (id, synthetic) = call_id(call.id, neutral, c, &name);
-    if synthetic {
-        v.set_hint(F, NO_ID, true);
-    }
-    Part::ToolCall(ToolCall {
-        id,
-        synthetic_id: synthetic,
+    let no_id = Some((F, NO_ID));
+    Part::ToolCall(decoded_call(
+        call.id,
+        (neutral, c),
         name,
         arguments,
         meta,
-    })
+        no_id,
+    ))
 }
 
 /// The result a `tool` message carries.

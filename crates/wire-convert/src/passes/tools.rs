@@ -9,7 +9,7 @@
 //! the same format writes each back where it was.
 
 use crate::ctx::extra_from;
-use crate::model::{Dialect, Opaque, Tool, ToolDef, Vendor};
+use crate::model::{Arguments, Dialect, Opaque, PartMeta, Tool, ToolCall, ToolDef, Vendor};
 use crate::{Ctx, Format, LossCode, schema};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -59,12 +59,33 @@ pub(crate) fn read_function_type(kind: Option<&str>, v: &mut Vendor, format: For
     }
 }
 
-/// The id of call `c` of the neutral message at `base` (named `name`), and whether it is
-/// synthetic: the source's id, or else one made with [`crate::ids::synthetic_id`].
-pub(crate) fn call_id(id: Option<String>, base: &str, c: usize, name: &str) -> (String, bool) {
-    match id {
+/// Call `c` of the neutral message at `base`, decoded: named `name`, with `arguments`
+/// and `meta`; its id is the source's, or else one made with
+/// [`crate::ids::synthetic_id`] ([`ToolCall::synthetic_id`]), recorded as the hint
+/// `no_id` of `format` where the format writes no id back for it.
+pub(crate) fn decoded_call(
+    id: Option<String>,
+    (base, c): (&str, usize),
+    name: String,
+    arguments: Arguments,
+    mut meta: PartMeta,
+    no_id: Option<(Format, &str)>,
+) -> ToolCall {
+    let (id, synthetic_id) = match id {
         Some(id) => (id, false),
-        None => (crate::ids::synthetic_id(base, c, name), true),
+        None => {
+            if let Some((format, hint)) = no_id {
+                meta.vendor.set_hint(format, hint, true);
+            }
+            (crate::ids::synthetic_id(base, c, &name), true)
+        }
+    };
+    ToolCall {
+        id,
+        synthetic_id,
+        name,
+        arguments,
+        meta,
     }
 }
 
@@ -371,9 +392,7 @@ pub(crate) struct WireFunction<'a> {
 /// Reads an OpenAI-style function tool of `format` into a neutral tool.
 pub(crate) fn decode_function(f: WireFunction<'_>, format: Format) -> Tool {
     let mut v = Vendor::from_extra(format, f.function_extra, &[]);
-    for (key, value) in f.tool_extra.fields() {
-        v.set_field(format, &format!("{TOOL_FIELD}{key}"), value.clone());
-    }
+    crate::util::put_prefixed(&mut v, format, TOOL_FIELD, f.tool_extra);
     if !f.tool_extra.nulls().is_empty() {
         let nulls: Vec<Value> = f
             .tool_extra

@@ -19,7 +19,7 @@ use crate::{Ctx, Format, LossCode, OpaqueMode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use wire_types::TextOrParts;
+use wire_types::{Extra, TextOrParts};
 
 /// Puts the JSON of `value` into `fields` under `key` (for wire fields that have no
 /// neutral equivalent).
@@ -250,6 +250,14 @@ pub(crate) fn drop_tool_message_part(
         ctx.format
     );
     ctx.dropped(LossCode::PartUnsupported, at, detail);
+}
+
+/// Puts the fields of `extra` into `v` as fields of `format` under `prefix`
+/// (`num_ctx` → `options.num_ctx`), in their order; [`take_prefixed`] takes them back.
+pub(crate) fn put_prefixed(v: &mut Vendor, format: Format, prefix: &str, extra: &Extra) {
+    for (key, value) in extra.fields() {
+        v.set_field(format, &format!("{prefix}{key}"), value.clone());
+    }
 }
 
 /// Takes the fields whose key starts with `prefix` out of `fields`, keyed without it
