@@ -116,15 +116,9 @@ fn encode_message(
                 extra: t.extra,
             }));
         }
-        Role::Tool => {
-            for (j, p) in m.content.into_iter().enumerate() {
-                let pat = format!("{at}/content/{j}");
-                match p {
-                    Part::ToolResult(r) => out.push(encode_result(r, &pat, calls, ctx)),
-                    other => util::drop_tool_message_part(&other, pat, ctx),
-                }
-            }
-        }
+        Role::Tool => util::tool_results(m.content, &at, ctx, |r, pat, ctx| {
+            out.push(encode_result(r, pat, calls, ctx));
+        }),
     }
 }
 
@@ -177,15 +171,7 @@ fn encode_content(
 ) -> Option<TextOrParts<w::Content>> {
     // Cohere's own item list is written back as it came; otherwise an empty text part
     // (a Gemini signature-only part, say) is not sent as an empty item.
-    let own = v.flag(F, PARTS);
-    let mut empty = false;
-    let mut out = Vec::with_capacity(parts.len());
-    for (j, p) in parts {
-        let pat = format!("{at}/content/{j}");
-        if util::skip_empty_text(&p, own, &pat, ctx) {
-            empty = true;
-            continue;
-        }
+    util::encode_items(parts, v.flag(F, PARTS), at, ctx, |p, pat, ctx| {
         if !place.takes(&p) {
             let why = match &p {
                 Part::Document(_) => format!(
@@ -202,17 +188,31 @@ fn encode_content(
                 Part::Reasoning(_) => LossCode::ReasoningDropped,
                 _ => LossCode::PartUnsupported,
             };
-            ctx.dropped(code, pat, why);
-            continue;
+            ctx.dropped(code, pat.to_owned(), why);
+            return None;
         }
-        if let Some(enc) = encode_item(p, &pat, place, ctx) {
-            out.push(enc);
+        encode_item(p, pat, place, ctx)
+    })
+}
+
+impl util::TextItem for w::Content {
+    fn text(text: String) -> Self {
+        text_item(text)
+    }
+
+    fn text_mut(&mut self) -> Option<&mut String> {
+        match self {
+            w::Content::Text(t) => Some(&mut t.text),
+            _ => None,
         }
     }
-    util::text_or_items(out, empty, own, |c| match c {
-        w::Content::Text(t) if t.extra.is_empty() => Ok(t.text),
-        other => Err(other),
-    })
+
+    fn plain(self) -> Result<String, Self> {
+        match self {
+            w::Content::Text(t) if t.extra.is_empty() => Ok(t.text),
+            other => Err(other),
+        }
+    }
 }
 
 /// Reports a part's cache marker and signature: Cohere has a place for neither.
@@ -234,15 +234,7 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
             text: t.text,
             extra: ctx.extra(&t.meta.vendor, w::TextContent::FIELDS, at),
         })),
-        Part::Refusal(t) => {
-            ctx.report_foreign_fields(&t.meta.vendor, at);
-            ctx.changed(
-                LossCode::PartAsText,
-                at,
-                "cohere has no refusal: it is sent as text",
-            );
-            Some(text_item(t.text))
-        }
+        Part::Refusal(t) => Some(text_item(util::refusal_as_text(t, at, ctx))),
         Part::Json(j) => {
             let mut fields = ctx.vendor_fields(&j.meta.vendor, at);
             match (place, j.value) {
@@ -293,13 +285,7 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
                     return None;
                 }
             };
-            if let Some(name) = &m.name {
-                ctx.dropped(
-                    LossCode::PartChanged,
-                    format!("{at}/name"),
-                    format!("cohere images have no name (`{name}`)"),
-                );
-            }
+            util::drop_image_name(m.name.as_deref(), at, ctx);
             Some(w::Content::ImageUrl(w::ImageUrlContent {
                 image_url: w::ImageUrl {
                     url,
@@ -431,18 +417,8 @@ fn encode_result(
         }
     }
     let parts = r.content.into_iter().enumerate().collect();
-    let mut content = encode_content(parts, v, at, Place::Tool, ctx);
-    if r.is_error {
-        results::error_flag_lost(F, at, ctx);
-        content = Some(results::error_prefixed(
-            content,
-            |c| match c {
-                w::Content::Text(t) => Some(&mut t.text),
-                _ => None,
-            },
-            text_item,
-        ));
-    }
+    let content = encode_content(parts, v, at, Place::Tool, ctx);
+    let content = results::error_as_text(content, r.is_error, at, ctx);
     w::Message::Tool(w::ToolMessage {
         tool_call_id: r.call_id,
         content: content.unwrap_or(TextOrParts::Text(String::new())),

@@ -130,13 +130,9 @@ fn encode_message(
         }
         Role::Tool => {
             let mut moved = Vec::new();
-            for (j, p) in m.content.into_iter().enumerate() {
-                let pat = format!("{at}/content/{j}");
-                match p {
-                    Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, ctx)),
-                    other => util::drop_tool_message_part(&other, pat, ctx),
-                }
-            }
+            util::tool_results(m.content, &at, ctx, |r, pat, ctx| {
+                out.push(encode_result(r, pat, &mut moved, ctx));
+            });
             // Mistral rejects a user message right after tool results ("Unexpected role
             // 'user' after role 'tool'"): the images join the user message that follows
             // anyway, if there is one; otherwise they cannot be sent.
@@ -185,15 +181,7 @@ fn encode_content(
 ) -> Option<TextOrParts<w::ContentChunk>> {
     // Mistral's own chunk list is written back as it came; otherwise an empty text part
     // (a Gemini signature-only part, say) is not sent as an empty chunk.
-    let own = v.flag(F, PARTS);
-    let mut empty = false;
-    let mut out = Vec::with_capacity(parts.len());
-    for (j, p) in parts {
-        let pat = format!("{at}/content/{j}");
-        if util::skip_empty_text(&p, own, &pat, ctx) {
-            empty = true;
-            continue;
-        }
+    util::encode_items(parts, v.flag(F, PARTS), at, ctx, |p, pat, ctx| {
         let allowed = matches!(
             (&p, place),
             (
@@ -214,19 +202,33 @@ fn encode_content(
             };
             ctx.dropped(
                 LossCode::PartUnsupported,
-                pat,
+                pat.to_owned(),
                 format!("mistral {role} messages carry no {} parts", p.kind()),
             );
-            continue;
+            return None;
         }
-        if let Some(enc) = encode_chunk(p, &pat, ctx) {
-            out.push(enc);
+        encode_chunk(p, pat, ctx)
+    })
+}
+
+impl util::TextItem for w::ContentChunk {
+    fn text(text: String) -> Self {
+        text_chunk(text)
+    }
+
+    fn text_mut(&mut self) -> Option<&mut String> {
+        match self {
+            w::ContentChunk::Text(t) => Some(&mut t.text),
+            _ => None,
         }
     }
-    util::text_or_items(out, empty, own, |c| match c {
-        w::ContentChunk::Text(t) if t.extra.is_empty() => Ok(t.text),
-        other => Err(other),
-    })
+
+    fn plain(self) -> Result<String, Self> {
+        match self {
+            w::ContentChunk::Text(t) if t.extra.is_empty() => Ok(t.text),
+            other => Err(other),
+        }
+    }
 }
 
 /// A text chunk with nothing but its text.
@@ -245,15 +247,7 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
             text: t.text,
             extra: ctx.extra(&t.meta.vendor, w::TextChunk::FIELDS, at),
         })),
-        Part::Refusal(t) => {
-            ctx.report_foreign_fields(&t.meta.vendor, at);
-            ctx.changed(
-                LossCode::PartAsText,
-                at.to_owned(),
-                "mistral has no refusal: it is sent as text",
-            );
-            Some(text_chunk(t.text))
-        }
+        Part::Refusal(t) => Some(text_chunk(util::refusal_as_text(t, at, ctx))),
         Part::Json(Json { value, meta }) => {
             ctx.report_foreign_fields(&meta.vendor, at);
             ctx.changed(
@@ -272,13 +266,7 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
                     .and_then(|d| d.as_str().map(str::to_owned))
             });
             let url = crate::media::image_url(m.source, m.media_type.as_deref(), F, at, ctx)?;
-            if let Some(name) = &m.name {
-                ctx.dropped(
-                    LossCode::PartChanged,
-                    format!("{at}/name"),
-                    format!("mistral images have no name (`{name}`)"),
-                );
-            }
+            util::drop_image_name(m.name.as_deref(), at, ctx);
             let image_url = if m.meta.vendor.flag(F, IMAGE_URL_STRING) && detail.is_none() {
                 w::ImageUrlValue::Url(url)
             } else {
@@ -482,18 +470,8 @@ fn encode_result(
             },
         ));
     }
-    let mut content = encode_content(parts, v, at, Place::Tool, ctx);
-    if r.is_error {
-        results::error_flag_lost(F, at, ctx);
-        content = Some(results::error_prefixed(
-            content,
-            |c| match c {
-                w::ContentChunk::Text(t) => Some(&mut t.text),
-                _ => None,
-            },
-            text_chunk,
-        ));
-    }
+    let content = encode_content(parts, v, at, Place::Tool, ctx);
+    let content = results::error_as_text(content, r.is_error, at, ctx);
     w::Message::Tool(w::ToolMessage {
         content: content.unwrap_or(TextOrParts::Text(String::new())),
         tool_call_id: Some(r.call_id),

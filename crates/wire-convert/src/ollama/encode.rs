@@ -75,13 +75,9 @@ fn encode_message(
     let at = format!("/messages/{i}");
     if m.role == Role::Tool {
         let mut moved = Vec::new();
-        for (j, p) in m.content.into_iter().enumerate() {
-            let pat = format!("{at}/content/{j}");
-            match p {
-                Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, st, ctx)),
-                other => util::drop_tool_message_part(&other, pat, ctx),
-            }
-        }
+        util::tool_results(m.content, &at, ctx, |r, pat, ctx| {
+            out.push(encode_result(r, pat, &mut moved, st, ctx));
+        });
         if !moved.is_empty() {
             // Images of the results, in a user message right after them.
             out.push(w::Message {

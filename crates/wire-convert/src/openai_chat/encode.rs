@@ -116,15 +116,9 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
         Role::Assistant => out.push(w::Message::Assistant(encode_assistant(m, at, ctx))),
         Role::Tool => {
             let mut moved: Vec<w::ContentPart> = Vec::new();
-            let mut pat = ctx.buf();
-            for (j, p) in m.content.into_iter().enumerate() {
-                set_path(&mut pat, at, "content", j);
-                match p {
-                    Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, ctx)),
-                    other => util::drop_tool_message_part(&other, pat.clone(), ctx),
-                }
-            }
-            ctx.give_back(pat);
+            util::tool_results(m.content, at, ctx, |r, pat, ctx| {
+                out.push(encode_result(r, pat, &mut moved, ctx));
+            });
             if !moved.is_empty() {
                 out.push(w::Message::User(w::UserMessage {
                     content: TextOrParts::Parts(moved),

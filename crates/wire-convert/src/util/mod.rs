@@ -14,7 +14,7 @@ pub(crate) use paths::{ItemPaths, push_index, set_path};
 pub(crate) use small::{AsciiSet, SmallMap};
 pub(crate) use time::{read_timestamp, rfc3339_of_unix};
 
-use crate::model::{Opaque, Part, PartMeta, Reasoning, Text, Vendor};
+use crate::model::{Opaque, Part, PartMeta, Reasoning, Text, ToolResult, Vendor};
 use crate::{Ctx, Format, LossCode, OpaqueMode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -318,6 +318,80 @@ pub(crate) fn text_or_items<T>(
         }
     }
     Some(TextOrParts::Parts(items))
+}
+
+/// A content item of a format whose content is a string or a list of items (Cohere,
+/// Mistral), as the encoders' shared rules need it.
+pub(crate) trait TextItem: Sized {
+    /// A text item with nothing but `text`.
+    fn text(text: String) -> Self;
+    /// The item's text, when it is a text item.
+    fn text_mut(&mut self) -> Option<&mut String>;
+    /// The item's text when it is a text with nothing more on it; else the item back.
+    fn plain(self) -> Result<String, Self>;
+}
+
+/// Encodes parts (with their neutral indices, under the message at `at`) as content
+/// items, by `item` (`None`: the part is left out, its loss reported): an empty text part
+/// is skipped ([`skip_empty_text`]; `own`: the items are the target's own, written back
+/// as they came), and the items written as [`text_or_items`] says.
+pub(crate) fn encode_items<T: TextItem>(
+    parts: Vec<(usize, Part)>,
+    own: bool,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+    mut item: impl FnMut(Part, &str, &mut Ctx<'_>) -> Option<T>,
+) -> Option<TextOrParts<T>> {
+    let mut empty = false;
+    let mut out = Vec::with_capacity(parts.len());
+    for (j, p) in parts {
+        let pat = format!("{at}/content/{j}");
+        if skip_empty_text(&p, own, &pat, ctx) {
+            empty = true;
+            continue;
+        }
+        if let Some(enc) = item(p, &pat, ctx) {
+            out.push(enc);
+        }
+    }
+    text_or_items(out, empty, own, T::plain)
+}
+
+/// The results of the neutral tool message at `at`, for a target whose tool messages hold
+/// results only: each is given to `result` with its pointer; any other part is dropped
+/// ([`drop_tool_message_part`]).
+pub(crate) fn tool_results(
+    content: Vec<Part>,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+    mut result: impl FnMut(ToolResult, &str, &mut Ctx<'_>),
+) {
+    let mut pat = ctx.buf();
+    for (j, p) in content.into_iter().enumerate() {
+        set_path(&mut pat, at, "content", j);
+        match p {
+            Part::ToolResult(r) => result(r, &pat, ctx),
+            other => drop_tool_message_part(&other, pat.clone(), ctx),
+        }
+    }
+    ctx.give_back(pat);
+}
+
+/// The text of a refusal part (at `at`), for a target without refusals: a `changed`
+/// loss; another format's fields on it are reported.
+pub(crate) fn refusal_as_text(t: Text, at: &str, ctx: &mut Ctx<'_>) -> String {
+    ctx.report_foreign_fields(&t.meta.vendor, at);
+    let detail = format!("{} has no refusal: it is sent as text", ctx.format);
+    ctx.changed(LossCode::PartAsText, at.to_owned(), detail);
+    t.text
+}
+
+/// Reports the name of an image (at `at`), for a target whose images have none.
+pub(crate) fn drop_image_name(name: Option<&str>, at: &str, ctx: &mut Ctx<'_>) {
+    if let Some(name) = name {
+        let detail = format!("{} images have no name (`{name}`)", ctx.format);
+        ctx.dropped(LossCode::PartChanged, format!("{at}/name"), detail);
+    }
 }
 
 /// A request's model, which the target requires: the empty string, and a loss saying to
