@@ -9,7 +9,7 @@ use crate::media::data_url;
 use crate::model::{self, Arguments, Message, Part, Role, Source, ToolCall, ToolResult, Vendor};
 use crate::passes::results;
 use crate::passes::tools::NO_TYPE;
-use crate::util::{self, take_prefixed};
+use crate::util::{self, Place, take_prefixed};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -122,40 +122,16 @@ fn encode_message(
     }
 }
 
-/// Where content goes: what each role's content may hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Place {
-    /// Text only.
-    System,
-    /// Text and images.
-    User,
-    /// Text and thinking.
-    Assistant,
-    /// Text and documents.
-    Tool,
-}
-
-impl Place {
-    /// The role whose content this is.
-    fn name(self) -> &'static str {
-        match self {
-            Place::System => "system",
-            Place::User => "user",
-            Place::Assistant => "assistant",
-            Place::Tool => "tool",
-        }
-    }
-
-    /// Whether content here may hold `p`.
-    fn takes(self, p: &Part) -> bool {
-        match p {
-            Part::Text(_) | Part::Refusal(_) | Part::Opaque(_) => true,
-            Part::Image(_) => self == Place::User,
-            Part::Reasoning(_) => self == Place::Assistant,
-            Part::Json(_) => true,
-            Part::Document(m) => self == Place::Tool && matches!(m.source, Source::Text { .. }),
-            Part::Audio(_) | Part::ToolCall(_) | Part::ToolResult(_) => false,
-        }
+/// Whether Cohere content at `place` may hold `p`: text everywhere, images from users,
+/// thinking in assistant turns, text documents in tool results.
+fn takes(place: Place, p: &Part) -> bool {
+    match p {
+        Part::Text(_) | Part::Refusal(_) | Part::Opaque(_) => true,
+        Part::Image(_) => place == Place::User,
+        Part::Reasoning(_) => place == Place::Assistant,
+        Part::Json(_) => true,
+        Part::Document(m) => place == Place::Tool && matches!(m.source, Source::Text { .. }),
+        Part::Audio(_) | Part::ToolCall(_) | Part::ToolResult(_) => false,
     }
 }
 
@@ -172,7 +148,7 @@ fn encode_content(
     // Cohere's own item list is written back as it came; otherwise an empty text part
     // (a Gemini signature-only part, say) is not sent as an empty item.
     util::encode_items(parts, v.flag(F, PARTS), at, ctx, |p, pat, ctx| {
-        if !place.takes(&p) {
+        if !takes(place, &p) {
             let why = match &p {
                 Part::Document(_) => format!(
                     "cohere {} messages carry no document by URL, file or bytes",
@@ -195,25 +171,7 @@ fn encode_content(
     })
 }
 
-impl util::TextItem for w::Content {
-    fn text(text: String) -> Self {
-        text_item(text)
-    }
-
-    fn text_mut(&mut self) -> Option<&mut String> {
-        match self {
-            w::Content::Text(t) => Some(&mut t.text),
-            _ => None,
-        }
-    }
-
-    fn plain(self) -> Result<String, Self> {
-        match self {
-            w::Content::Text(t) if t.extra.is_empty() => Ok(t.text),
-            other => Err(other),
-        }
-    }
-}
+util::text_item!(w::Content, w::Content::Text, text_item);
 
 /// Reports a part's cache marker and signature: Cohere has a place for neither.
 pub(super) use crate::util::drop_cache_and_signature as part_meta;
@@ -298,7 +256,7 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
         Part::Document(m) => {
             ctx.report_foreign_fields(&m.meta.vendor, at);
             let Source::Text { text } = m.source else {
-                return None; // refused by `Place::takes`
+                return None; // refused by `takes`
             };
             let mut data = Map::new();
             if let Some(name) = m.name {
@@ -317,7 +275,7 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
         Part::Reasoning(r) => encode_thinking(r, at, ctx)
             .map(|(thinking, extra)| w::Content::Thinking(w::ThinkingContent { thinking, extra })),
         Part::Opaque(o) => util::opaque_item(o, at, ctx, text_item),
-        Part::Audio(_) | Part::ToolCall(_) | Part::ToolResult(_) => None, // refused by `Place::takes`
+        Part::Audio(_) | Part::ToolCall(_) | Part::ToolResult(_) => None, // refused by `takes`
     }
 }
 

@@ -13,7 +13,7 @@ use crate::model::{
 };
 use crate::passes::results;
 use crate::passes::tools::function_type;
-use crate::util::{self, drop_cache_and_signature};
+use crate::util::{self, Place, drop_cache_and_signature};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -156,19 +156,6 @@ fn encode_message(
     }
 }
 
-/// Where content goes: what each role's content may hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Place {
-    /// Text only.
-    System,
-    /// Text, images, documents, audio.
-    User,
-    /// Text and thinking.
-    Assistant,
-    /// Anything a user message takes.
-    Tool,
-}
-
 /// Encodes parts (with their neutral indices) as content: the string form for one plain
 /// text part (unless the source used chunks), chunks otherwise. `None` when nothing is
 /// left.
@@ -194,12 +181,7 @@ fn encode_content(
                 )
         );
         if !allowed {
-            let role = match place {
-                Place::System => "system",
-                Place::User => "user",
-                Place::Assistant => "assistant",
-                Place::Tool => "tool",
-            };
+            let role = place.name();
             ctx.dropped(
                 LossCode::PartUnsupported,
                 pat.to_owned(),
@@ -211,25 +193,7 @@ fn encode_content(
     })
 }
 
-impl util::TextItem for w::ContentChunk {
-    fn text(text: String) -> Self {
-        text_chunk(text)
-    }
-
-    fn text_mut(&mut self) -> Option<&mut String> {
-        match self {
-            w::ContentChunk::Text(t) => Some(&mut t.text),
-            _ => None,
-        }
-    }
-
-    fn plain(self) -> Result<String, Self> {
-        match self {
-            w::ContentChunk::Text(t) if t.extra.is_empty() => Ok(t.text),
-            other => Err(other),
-        }
-    }
-}
+util::text_item!(w::ContentChunk, w::ContentChunk::Text, text_chunk);
 
 /// A text chunk with nothing but its text.
 fn text_chunk(text: String) -> w::ContentChunk {

@@ -331,6 +331,59 @@ pub(crate) trait TextItem: Sized {
     fn plain(self) -> Result<String, Self>;
 }
 
+/// Implements [`TextItem`] for the item enum `$item` whose text variant `$text` holds a
+/// struct of a `text` and its `extra` fields; `$make` makes a text item.
+macro_rules! text_item {
+    ($item:ty, $text:path, $make:path) => {
+        impl $crate::util::TextItem for $item {
+            fn text(text: String) -> Self {
+                $make(text)
+            }
+
+            fn text_mut(&mut self) -> Option<&mut String> {
+                match self {
+                    $text(t) => Some(&mut t.text),
+                    _ => None,
+                }
+            }
+
+            fn plain(self) -> Result<String, Self> {
+                match self {
+                    $text(t) if t.extra.is_empty() => Ok(t.text),
+                    other => Err(other),
+                }
+            }
+        }
+    };
+}
+pub(crate) use text_item;
+
+/// Where content goes in a format whose messages take different parts by role (Cohere,
+/// Mistral).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// A system (or developer) message.
+    System,
+    /// A user message.
+    User,
+    /// An assistant turn.
+    Assistant,
+    /// A tool result.
+    Tool,
+}
+
+impl Place {
+    /// The role whose content this is, as loss texts name it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Place::System => "system",
+            Place::User => "user",
+            Place::Assistant => "assistant",
+            Place::Tool => "tool",
+        }
+    }
+}
+
 /// Encodes parts (with their neutral indices, under the message at `at`) as content
 /// items, by `item` (`None`: the part is left out, its loss reported): an empty text part
 /// is skipped ([`skip_empty_text`]; `own`: the items are the target's own, written back
