@@ -6,7 +6,7 @@ use super::tools::decode_tool;
 use super::{DOCUMENT, F, FUNCTION, Turn};
 use crate::media::source_of_url;
 use crate::model::{self, Arguments, Json, Media, Message, Part, PartMeta, Role, Text, Vendor};
-use crate::passes::content::{ContentItem, decode_content, decode_plain, push_result};
+use crate::passes::content::{self, ContentItem, decode_plain, push_result};
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::map_function_call;
 use crate::passes::tools::{decoded_call, read_function_type};
@@ -165,16 +165,8 @@ fn decode_item(c: w::Content, ctx: &mut Ctx<'_>) -> Part {
 /// An assistant turn at neutral pointer `neutral`, source pointer `at`: its content, its
 /// `tool_plan` (a reasoning part), its calls.
 pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -> Message {
-    ctx.map(neutral.to_owned(), at.to_owned());
-    let mut msg = Message::new(Role::Assistant, Vec::new());
-    msg.vendor = Vendor::from_extra(F, &t.extra, &[]);
-    if let Some(role) = t.role {
-        msg.vendor.set_hint(F, ROLE, role);
-    }
+    let mut msg = content::decode_turn(t.role, ROLE, t.content, &t.extra, neutral, at, ctx);
     msg.vendor.keep(F, "citations", &t.citations);
-    if let Some(c) = t.content {
-        decode_content(c, &mut msg.content, &mut msg.vendor, neutral, at, ctx);
-    }
     if let Some(plan) = t.tool_plan {
         ctx.map(
             format_args!("{neutral}/content/{}", msg.content.len()),

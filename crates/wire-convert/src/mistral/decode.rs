@@ -8,7 +8,7 @@ use super::tools::decode_tool;
 use super::{F, FUNCTION_FIELD};
 use crate::media::source_of_url;
 use crate::model::{self, Media, Message, Part, PartMeta, Role, Source, Text, Vendor};
-use crate::passes::content::{ContentItem, decode_content, decode_plain, push_result};
+use crate::passes::content::{self, ContentItem, decode_plain, push_result};
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::map_function_call;
 use crate::passes::tools::{decoded_call, read_function_type};
@@ -198,16 +198,8 @@ pub(super) struct Turn {
 }
 
 pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -> Message {
-    ctx.map(neutral.to_owned(), at.to_owned());
-    let mut msg = Message::new(Role::Assistant, Vec::new());
-    msg.vendor = Vendor::from_extra(F, &t.extra, &[]);
-    if let Some(role) = t.role {
-        msg.vendor.set_hint(F, ROLE, role);
-    }
+    let mut msg = content::decode_turn(t.role, ROLE, t.content, &t.extra, neutral, at, ctx);
     msg.vendor.keep(F, "prefix", &t.prefix);
-    if let Some(c) = t.content {
-        decode_content(c, &mut msg.content, &mut msg.vendor, neutral, at, ctx);
-    }
     let id_base = neutral.strip_suffix("/message").unwrap_or(neutral);
     for (c, call) in t.tool_calls.into_iter().flatten().enumerate() {
         map_function_call(ctx, neutral, msg.content.len(), at, c);

@@ -70,10 +70,44 @@ pub(crate) fn decode_plain<T: ContentItem>(
     at: &str,
     ctx: &mut Ctx<'_>,
 ) -> Message {
+    let mut msg = message::<T>(role, extra, neutral, at, ctx);
+    decode_content(content, &mut msg.content, &mut msg.vendor, neutral, at, ctx);
+    msg
+}
+
+/// The message of an assistant turn (`extra`: its unknown members) at neutral pointer
+/// `neutral`, source pointer `at`, with its content: the turn's `role` as the source
+/// spelled it (a response message's) is the hint `role_hint`. The format adds its calls.
+pub(crate) fn decode_turn<T: ContentItem>(
+    role: Option<String>,
+    role_hint: &str,
+    content: Option<TextOrParts<T>>,
+    extra: &Extra,
+    neutral: &str,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) -> Message {
+    let mut msg = message::<T>(Role::Assistant, extra, neutral, at, ctx);
+    if let Some(role) = role {
+        msg.vendor.set_hint(T::FORMAT, role_hint, role);
+    }
+    if let Some(c) = content {
+        decode_content(c, &mut msg.content, &mut msg.vendor, neutral, at, ctx);
+    }
+    msg
+}
+
+/// An empty message of `role` (`extra`: the wire message's unknown members), mapped.
+fn message<T: ContentItem>(
+    role: Role,
+    extra: &Extra,
+    neutral: &str,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) -> Message {
     ctx.map(neutral.to_owned(), at.to_owned());
     let mut msg = Message::new(role, Vec::new());
     msg.vendor = Vendor::from_extra(T::FORMAT, extra, &[]);
-    decode_content(content, &mut msg.content, &mut msg.vendor, neutral, at, ctx);
     msg
 }
 
