@@ -21,10 +21,7 @@ pub(super) fn decode_tool_choice(
         None => None,
         Some(w::ToolChoice::Required) => Some(ToolChoice::Required),
         Some(w::ToolChoice::None) => Some(ToolChoice::None),
-        Some(other) => {
-            v.set_field(F, "tool_choice", wire_types::to_value(&other));
-            None
-        }
+        Some(other) => util::keep_whole(v, F, "tool_choice", &other),
     }
 }
 
@@ -99,10 +96,7 @@ pub(super) fn decode_response_format(
                 strict: None,
             }),
         },
-        Some(other) => {
-            v.set_field(F, "response_format", wire_types::to_value(&other));
-            None
-        }
+        Some(other) => util::keep_whole(v, F, "response_format", &other),
     }
 }
 

@@ -37,10 +37,7 @@ pub(super) fn decode_tool_choice(
                 name: n.function.name,
             })
         }
-        other => {
-            v.set_field(F, "tool_choice", wire_types::to_value(&other));
-            None
-        }
+        other => util::keep_whole(v, F, "tool_choice", &other),
     }
 }
 
@@ -88,10 +85,7 @@ pub(super) fn decode_output_format(
 ) -> Option<OutputFormat> {
     ctx.map("/output_format", "/response_format");
     match f? {
-        f if !f.extra.is_empty() => {
-            v.set_field(F, "response_format", wire_types::to_value(&f));
-            None
-        }
+        f if !f.extra.is_empty() => util::keep_whole(v, F, "response_format", &f),
         w::ResponseFormat {
             kind: Some(w::ResponseFormatType::Text),
             json_schema: None,
@@ -113,10 +107,7 @@ pub(super) fn decode_output_format(
                 strict: spec.strict,
             })
         }
-        other => {
-            v.set_field(F, "response_format", wire_types::to_value(&other));
-            None
-        }
+        other => util::keep_whole(v, F, "response_format", &other),
     }
 }
 

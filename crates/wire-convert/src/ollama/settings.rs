@@ -125,10 +125,7 @@ pub(super) fn decode_format(
             schema: Value::Object(schema),
             strict: None,
         }),
-        Some(other) => {
-            v.set_field(F, "format", wire_types::to_value(&other));
-            None
-        }
+        Some(other) => util::keep_whole(v, F, "format", &other),
     }
 }
 

@@ -22,10 +22,7 @@ pub(super) fn decode_tool_choice(c: Option<w::ToolChoice>, v: &mut Vendor) -> Op
                 name: f.function.name,
             })
         }
-        other => {
-            v.set_field(F, "tool_choice", wire_types::to_value(&other));
-            None
-        }
+        other => util::keep_whole(v, F, "tool_choice", &other),
     }
 }
 
@@ -130,10 +127,7 @@ pub(super) fn decode_output_format(
                 strict: j.json_schema.strict,
             })
         }
-        other => {
-            v.set_field(F, "response_format", wire_types::to_value(&other));
-            None
-        }
+        other => util::keep_whole(v, F, "response_format", &other),
     }
 }
 

@@ -21,6 +21,19 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use wire_types::{Extra, TextOrParts};
 
+/// Keeps a wire value the neutral model cannot say whole, as the field `key` (its wire
+/// name) of `format` in `v`, for the same format to write back and any other to report;
+/// the neutral value is absent (`None`).
+pub(crate) fn keep_whole<T>(
+    v: &mut Vendor,
+    format: Format,
+    key: &str,
+    value: &impl Serialize,
+) -> Option<T> {
+    v.set_field(format, key, wire_types::to_value(value));
+    None
+}
+
 /// Puts the JSON of `value` into `fields` under `key` (for wire fields that have no
 /// neutral equivalent).
 pub(crate) fn keep<T: Serialize>(
