@@ -210,17 +210,11 @@ pub(super) fn encode_response_format(
         Some(OutputFormat::JsonObject) => {
             Some(w::ResponseFormat::JsonObject(w::JsonObjectFormat::default()))
         }
-        Some(OutputFormat::JsonSchema {
-            name,
-            schema,
-            strict,
-        }) => {
-            util::drop_schema_name(name.as_deref(), ctx);
-            util::always_strict(strict, ctx);
-            Some(w::ResponseFormat::JsonObject(w::JsonObjectFormat {
+        Some(schema) => util::bare_schema(schema, ctx).map(|schema| {
+            w::ResponseFormat::JsonObject(w::JsonObjectFormat {
                 json_schema: Some(schema),
                 extra: Extra::new(),
-            }))
-        }
+            })
+        }),
     }
 }

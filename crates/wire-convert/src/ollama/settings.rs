@@ -278,26 +278,16 @@ pub(super) fn encode_format(
         None => fields.take_as("format"),
         Some(OutputFormat::Text) => None,
         Some(OutputFormat::JsonObject) => Some(w::Format::Named("json".to_owned())),
-        Some(OutputFormat::JsonSchema {
-            name,
-            schema,
-            strict,
-        }) => {
-            util::drop_schema_name(name.as_deref(), ctx);
-            util::always_strict(strict, ctx);
-            match schema {
-                Value::Object(m) => Some(w::Format::Schema(m)),
-                other => {
-                    ctx.changed(
-                        LossCode::SchemaChanged,
-                        "/output_format/schema",
-                        format!(
-                            "ollama takes an object schema, not {other}: any JSON is asked for"
-                        ),
-                    );
-                    Some(w::Format::Named("json".to_owned()))
-                }
+        Some(schema) => match util::bare_schema(schema, ctx)? {
+            Value::Object(m) => Some(w::Format::Schema(m)),
+            other => {
+                ctx.changed(
+                    LossCode::SchemaChanged,
+                    "/output_format/schema",
+                    format!("ollama takes an object schema, not {other}: any JSON is asked for"),
+                );
+                Some(w::Format::Named("json".to_owned()))
             }
-        }
+        },
     }
 }

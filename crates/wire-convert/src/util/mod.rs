@@ -536,6 +536,24 @@ pub(crate) fn schema_name(name: Option<String>) -> String {
     name.unwrap_or_else(|| "output".to_owned())
 }
 
+/// The schema of an output format that is one (`None` otherwise), for a target that
+/// takes the bare schema (Cohere, Ollama): its name and a `strict: false` are losses
+/// ([`drop_schema_name`], [`always_strict`]).
+pub(crate) fn bare_schema(f: crate::model::OutputFormat, ctx: &mut Ctx<'_>) -> Option<Value> {
+    match f {
+        crate::model::OutputFormat::JsonSchema {
+            name,
+            schema,
+            strict,
+        } => {
+            drop_schema_name(name.as_deref(), ctx);
+            always_strict(strict, ctx);
+            Some(schema)
+        }
+        _ => None,
+    }
+}
+
 /// Reports the name of an output schema, for a target whose output schemas have none.
 pub(crate) fn drop_schema_name(name: Option<&str>, ctx: &mut Ctx<'_>) {
     if let Some(name) = name {
