@@ -4,8 +4,7 @@ use super::hints::{ARGS_JSON, NO_ARGUMENTS, NO_ID, PARTS, ROLE, TOOL_PLAN};
 use super::settings::{decode_response_format, decode_settings, decode_tool_choice};
 use super::tools::decode_tool;
 use super::{DOCUMENT, F, FUNCTION, Turn};
-use crate::media::source_of_url;
-use crate::model::{self, Arguments, Json, Media, Message, Part, PartMeta, Role, Text, Vendor};
+use crate::model::{self, Arguments, Json, Message, Part, PartMeta, Role, Vendor};
 use crate::passes::content::{self, ContentItem, decode_plain, push_result};
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::map_function_call;
@@ -125,22 +124,12 @@ impl ContentItem for w::Content {
 /// One content item; an item kind the neutral model lacks is kept whole.
 fn decode_item(c: w::Content, ctx: &mut Ctx<'_>) -> Part {
     match c {
-        w::Content::Text(t) => Part::Text(Text {
-            text: t.text,
-            meta: PartMeta::from_extra(F, &t.extra),
-        }),
+        w::Content::Text(t) => util::text_part(F, t.text, &t.extra),
         w::Content::ImageUrl(i) => {
             let mut meta = PartMeta::from_extra(F, &i.extra);
             meta.vendor
                 .merge(Vendor::from_extra(F, &i.image_url.extra, &[]));
-            meta.vendor.keep(F, "detail", &i.image_url.detail);
-            let (source, media_type) = source_of_url(i.image_url.url);
-            Part::Image(Media {
-                source,
-                media_type,
-                name: None,
-                meta,
-            })
+            util::image_of_url(F, i.image_url.url, i.image_url.detail, meta)
         }
         w::Content::Thinking(t) => Part::Reasoning(model::Reasoning {
             text: Some(t.thinking),

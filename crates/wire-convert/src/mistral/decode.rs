@@ -7,14 +7,13 @@ use super::settings::{decode_output_format, decode_settings, decode_tool_choice}
 use super::tools::decode_tool;
 use super::{F, FUNCTION_FIELD};
 use crate::media::source_of_url;
-use crate::model::{self, Media, Message, Part, PartMeta, Role, Source, Text, Vendor};
+use crate::model::{self, Media, Message, Part, PartMeta, Role, Source, Vendor};
 use crate::passes::content::{self, ContentItem, decode_plain, push_result};
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::map_function_call;
 use crate::passes::tools::{decoded_call, read_function_type};
 use crate::util::{self, opaque};
 use crate::{Ctx, Error};
-use serde_json::Value;
 use wire_types::mistral as w;
 use wire_types::{Extra, Format, TextOrParts};
 
@@ -105,32 +104,20 @@ impl ContentItem for w::ContentChunk {
 
 pub(super) fn decode_chunk(c: w::ContentChunk, ctx: &mut Ctx<'_>) -> Part {
     match c {
-        w::ContentChunk::Text(t) => Part::Text(Text {
-            text: t.text,
-            meta: PartMeta::from_extra(F, &t.extra),
-        }),
+        w::ContentChunk::Text(t) => util::text_part(F, t.text, &t.extra),
         w::ContentChunk::ImageUrl(i) => {
             let mut meta = PartMeta::from_extra(F, &i.extra);
-            let url = match i.image_url {
+            let (url, detail) = match i.image_url {
                 w::ImageUrlValue::Url(u) => {
                     meta.vendor.set_hint(F, IMAGE_URL_STRING, true);
-                    u
+                    (u, None)
                 }
                 w::ImageUrlValue::Object(o) => {
                     meta.vendor.merge(Vendor::from_extra(F, &o.extra, &[]));
-                    if let Some(d) = o.detail {
-                        meta.vendor.set_field(F, "detail", Value::String(d));
-                    }
-                    o.url
+                    (o.url, o.detail)
                 }
             };
-            let (source, media_type) = source_of_url(url);
-            Part::Image(Media {
-                source,
-                media_type,
-                name: None,
-                meta,
-            })
+            util::image_of_url(F, url, detail, meta)
         }
         w::ContentChunk::DocumentUrl(d) => {
             let (source, media_type) = source_of_url(d.document_url);

@@ -6,7 +6,7 @@ use super::hints::{
 };
 use super::settings::{decode_output_format, decode_settings, decode_tool_choice};
 use super::tools::decode_tool;
-use crate::media::{parse_data_url, source_of_url};
+use crate::media::parse_data_url;
 use crate::model::{self, Media, Message, Part, PartMeta, Role, Source, Text, ToolResult, Vendor};
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::{decoded_call, read_function_type};
@@ -155,10 +155,7 @@ fn decode_content(
 /// One content part; a part this format does not know is kept whole as an opaque part.
 fn decode_part(p: w::ContentPart, ctx: &mut Ctx<'_>) -> Part {
     match p {
-        w::ContentPart::Text(t) => Part::Text(Text {
-            text: t.text,
-            meta: PartMeta::from_extra(F, &t.extra),
-        }),
+        w::ContentPart::Text(t) => util::text_part(F, t.text, &t.extra),
         w::ContentPart::Refusal(r) => Part::Refusal(Text {
             text: r.refusal,
             meta: PartMeta::from_extra(F, &r.extra),
@@ -167,16 +164,7 @@ fn decode_part(p: w::ContentPart, ctx: &mut Ctx<'_>) -> Part {
             let mut meta = PartMeta::from_extra(F, &i.extra);
             meta.vendor
                 .merge(Vendor::from_extra(F, &i.image_url.extra, &[]));
-            if let Some(d) = i.image_url.detail {
-                meta.vendor.set_field(F, "detail", Value::String(d));
-            }
-            let (source, media_type) = source_of_url(i.image_url.url);
-            Part::Image(Media {
-                source,
-                media_type,
-                name: None,
-                meta,
-            })
+            util::image_of_url(F, i.image_url.url, i.image_url.detail, meta)
         }
         w::ContentPart::InputAudio(a) => {
             let mut meta = PartMeta::from_extra(F, &a.extra);

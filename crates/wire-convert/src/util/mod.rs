@@ -628,6 +628,36 @@ pub(crate) fn reasoning_text(r: &Reasoning, at: &str, ctx: &mut Ctx<'_>) -> Opti
     }
 }
 
+/// A text part read from a wire text item of `format` (`extra`: the item's unknown
+/// members).
+pub(crate) fn text_part(format: Format, text: String, extra: &Extra) -> Part {
+    Part::Text(Text {
+        text,
+        meta: PartMeta::from_extra(format, extra),
+    })
+}
+
+/// The image part of an OpenAI-style `image_url` of `format` (OpenAI Chat, Mistral,
+/// Cohere): its source and media type read from the URL, its `detail` kept as the vendor
+/// field that [`shared_image_detail`] gives the other two.
+pub(crate) fn image_of_url(
+    format: Format,
+    url: String,
+    detail: Option<String>,
+    mut meta: PartMeta,
+) -> Part {
+    if let Some(d) = detail {
+        meta.vendor.set_field(format, "detail", Value::String(d));
+    }
+    let (source, media_type) = crate::media::source_of_url(url);
+    Part::Image(crate::model::Media {
+        source,
+        media_type,
+        name: None,
+        meta,
+    })
+}
+
 /// The image `detail` (`auto`, `low`, `high`) that OpenAI Chat, Mistral and Cohere all
 /// spell the same way and keep as a vendor field (the neutral model has no place for
 /// it), taken from another of the three for `target`, and the vendor record without it.
