@@ -11,7 +11,7 @@ use crate::ids::synthetic_id;
 use crate::model::{
     self, Media, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
 };
-use crate::passes::tools::{decoded_call, map_function_call};
+use crate::passes::tools::{decode_tools, decoded_call, map_function_call};
 use crate::{Ctx, Error, media, util};
 use serde_json::Value;
 use wire_types::ollama as w;
@@ -29,10 +29,7 @@ pub(crate) fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model
         decode_message(m, i, &mut out.messages, &mut pending, ctx)?;
     }
 
-    for (k, t) in req.tools.into_iter().flatten().enumerate() {
-        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
-        out.tools.push(decode_tool(t));
-    }
+    out.tools = decode_tools(req.tools, decode_tool, ctx);
 
     out.settings = decode_settings(req.options, req.stream, req.think, &mut v, ctx);
     out.output_format = decode_format(req.format, &mut v, ctx);
