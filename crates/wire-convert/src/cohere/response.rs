@@ -108,13 +108,7 @@ pub(super) fn encode_response(
     let v = resp.vendor;
     let same = v.format == Some(F);
     let mut fields = ctx.vendor_fields(&v, "");
-    if resp.created.is_some() {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            "/created",
-            "cohere responses carry no creation time",
-        );
-    }
+    crate::passes::response::drop_created(resp.created, ctx);
     if let Some(model) = &resp.model {
         ctx.dropped(
             LossCode::FieldUnsupported,

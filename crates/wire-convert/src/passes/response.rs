@@ -196,6 +196,14 @@ fn empty_choice() -> Choice {
     }
 }
 
+/// Reports a response's creation time, for a target whose responses carry none.
+pub(crate) fn drop_created(created: Option<u64>, ctx: &mut Ctx<'_>) {
+    if created.is_some() {
+        let detail = format!("{} responses carry no creation time", ctx.format);
+        ctx.dropped(LossCode::FieldUnsupported, "/created", detail);
+    }
+}
+
 /// Writes the first of `choices` by `first` (given the choice and its pointer), for a
 /// target whose response holds one answer: another format's fields on that choice are
 /// reported first (the choice is no object of its own there), and each further choice is
