@@ -125,12 +125,7 @@ impl ContentItem for w::Content {
 fn decode_item(c: w::Content, ctx: &mut Ctx<'_>) -> Part {
     match c {
         w::Content::Text(t) => util::text_part(F, t.text, &t.extra),
-        w::Content::ImageUrl(i) => {
-            let mut meta = PartMeta::from_extra(F, &i.extra);
-            meta.vendor
-                .merge(Vendor::from_extra(F, &i.image_url.extra, &[]));
-            util::image_of_url(F, i.image_url.url, i.image_url.detail, meta)
-        }
+        w::Content::ImageUrl(i) => util::image_of_url(F, i.image_url, &i.extra),
         w::Content::Thinking(t) => Part::Reasoning(model::Reasoning {
             text: Some(t.thinking),
             source: Some(F),

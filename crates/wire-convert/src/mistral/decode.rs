@@ -105,20 +105,14 @@ impl ContentItem for w::ContentChunk {
 pub(super) fn decode_chunk(c: w::ContentChunk, ctx: &mut Ctx<'_>) -> Part {
     match c {
         w::ContentChunk::Text(t) => util::text_part(F, t.text, &t.extra),
-        w::ContentChunk::ImageUrl(i) => {
-            let mut meta = PartMeta::from_extra(F, &i.extra);
-            let (url, detail) = match i.image_url {
-                w::ImageUrlValue::Url(u) => {
-                    meta.vendor.set_hint(F, IMAGE_URL_STRING, true);
-                    (u, None)
-                }
-                w::ImageUrlValue::Object(o) => {
-                    meta.vendor.merge(Vendor::from_extra(F, &o.extra, &[]));
-                    (o.url, o.detail)
-                }
-            };
-            util::image_of_url(F, url, detail, meta)
-        }
+        w::ContentChunk::ImageUrl(i) => match i.image_url {
+            w::ImageUrlValue::Url(url) => {
+                let mut meta = PartMeta::from_extra(F, &i.extra);
+                meta.vendor.set_hint(F, IMAGE_URL_STRING, true);
+                util::image_part(F, url, None, meta)
+            }
+            w::ImageUrlValue::Object(o) => util::image_of_url(F, o, &i.extra),
+        },
         w::ContentChunk::DocumentUrl(d) => {
             let (source, media_type) = source_of_url(d.document_url);
             Part::Document(Media {

@@ -160,12 +160,7 @@ fn decode_part(p: w::ContentPart, ctx: &mut Ctx<'_>) -> Part {
             text: r.refusal,
             meta: PartMeta::from_extra(F, &r.extra),
         }),
-        w::ContentPart::ImageUrl(i) => {
-            let mut meta = PartMeta::from_extra(F, &i.extra);
-            meta.vendor
-                .merge(Vendor::from_extra(F, &i.image_url.extra, &[]));
-            util::image_of_url(F, i.image_url.url, i.image_url.detail, meta)
-        }
+        w::ContentPart::ImageUrl(i) => util::image_of_url(F, i.image_url, &i.extra),
         w::ContentPart::InputAudio(a) => {
             let mut meta = PartMeta::from_extra(F, &a.extra);
             meta.vendor

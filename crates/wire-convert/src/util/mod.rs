@@ -637,10 +637,24 @@ pub(crate) fn text_part(format: Format, text: String, extra: &Extra) -> Part {
     })
 }
 
-/// The image part of an OpenAI-style `image_url` of `format` (OpenAI Chat, Mistral,
-/// Cohere): its source and media type read from the URL, its `detail` kept as the vendor
-/// field that [`shared_image_detail`] gives the other two.
+/// The image part of an OpenAI-style `image_url` item of `format` (OpenAI Chat, Mistral,
+/// Cohere, whose `image_url` object is one shared wire type; `extra`: the item's unknown
+/// members, then the object's).
 pub(crate) fn image_of_url(
+    format: Format,
+    image_url: wire_types::openai_chat::ImageUrl,
+    extra: &Extra,
+) -> Part {
+    let mut meta = PartMeta::from_extra(format, extra);
+    meta.vendor
+        .merge(Vendor::from_extra(format, &image_url.extra, &[]));
+    image_part(format, image_url.url, image_url.detail, meta)
+}
+
+/// The image part of an image URL of `format`: its source and media type read from the
+/// URL, its `detail` kept as the vendor field that [`shared_image_detail`] gives the
+/// other formats that spell it alike.
+pub(crate) fn image_part(
     format: Format,
     url: String,
     detail: Option<String>,
