@@ -6,6 +6,7 @@ use super::tools::decode_tool;
 use super::{DOCUMENT, F, FUNCTION, Turn};
 use crate::model::{self, Arguments, Json, Message, Part, PartMeta, Role, Vendor};
 use crate::passes::content::{self, ContentItem, decode_plain, push_result};
+use crate::passes::request::open_request;
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::map_function_call;
 use crate::passes::tools::{decoded_call, read_function_type};
@@ -20,11 +21,7 @@ pub(super) fn decode_request(
     mut req: w::Request,
     ctx: &mut Ctx<'_>,
 ) -> Result<model::Request, Error> {
-    let mut out = model::Request {
-        model: Some(std::mem::take(&mut req.model)),
-        ..Default::default()
-    };
-    let mut v = Vendor::from_extra(F, &req.extra, &[]);
+    let (mut out, mut v) = open_request(std::mem::take(&mut req.model), &req.extra, F);
 
     for (i, m) in std::mem::take(&mut req.messages).into_iter().enumerate() {
         let at = format!("/messages/{i}");

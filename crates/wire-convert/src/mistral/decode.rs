@@ -9,6 +9,7 @@ use super::{F, FUNCTION_FIELD};
 use crate::media::source_of_url;
 use crate::model::{self, Media, Message, Part, PartMeta, Role, Source, Vendor};
 use crate::passes::content::{self, ContentItem, decode_plain, push_result};
+use crate::passes::request::open_request;
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::map_function_call;
 use crate::passes::tools::{decoded_call, read_function_type};
@@ -22,12 +23,7 @@ pub(crate) fn decode_request(
     mut req: w::Request,
     ctx: &mut Ctx<'_>,
 ) -> Result<model::Request, Error> {
-    let mut out = model::Request {
-        model: Some(std::mem::take(&mut req.model)),
-        ..Default::default()
-    };
-    // The unknown fields first, then the known ones that have no neutral place.
-    let mut v = Vendor::from_extra(F, &req.extra, &[]);
+    let (mut out, mut v) = open_request(std::mem::take(&mut req.model), &req.extra, F);
 
     for (i, m) in std::mem::take(&mut req.messages).into_iter().enumerate() {
         let at = format!("/messages/{i}");

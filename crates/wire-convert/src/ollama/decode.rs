@@ -11,6 +11,7 @@ use crate::ids::synthetic_id;
 use crate::model::{
     self, Media, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
 };
+use crate::passes::request::open_request;
 use crate::passes::tools::{decode_tools, decoded_call, map_function_call};
 use crate::{Ctx, Error, media, util};
 use serde_json::Value;
@@ -18,11 +19,7 @@ use wire_types::ollama as w;
 
 /// Decodes an `/api/chat` request.
 pub(crate) fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Request, Error> {
-    let mut out = model::Request {
-        model: Some(req.model),
-        ..Default::default()
-    };
-    let mut v = Vendor::from_extra(F, &req.extra, &[]);
+    let (mut out, mut v) = open_request(req.model, &req.extra, F);
 
     let mut pending = Pending::default();
     for (i, m) in req.messages.into_iter().enumerate() {

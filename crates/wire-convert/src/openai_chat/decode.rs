@@ -8,6 +8,7 @@ use super::settings::{decode_output_format, decode_settings, decode_tool_choice}
 use super::tools::decode_tool;
 use crate::media::parse_data_url;
 use crate::model::{self, Media, Message, Part, PartMeta, Role, Source, Text, ToolResult, Vendor};
+use crate::passes::request::open_request;
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::{decoded_call, read_function_type};
 use crate::util::{self, keep, opaque};
@@ -21,12 +22,7 @@ pub(crate) fn decode_request(
     mut req: w::Request,
     ctx: &mut Ctx<'_>,
 ) -> Result<model::Request, Error> {
-    let mut out = model::Request {
-        model: Some(std::mem::take(&mut req.model)),
-        ..Default::default()
-    };
-    // The unknown fields first, then the known ones that have no neutral place.
-    let mut v = Vendor::from_extra(F, &req.extra, &[]);
+    let (mut out, mut v) = open_request(std::mem::take(&mut req.model), &req.extra, F);
 
     // Messages: consecutive tool messages become one neutral tool message.
     let mut paths = util::ItemPaths::new(String::new(), "", "messages");

@@ -12,6 +12,8 @@
 //!   (OpenAI Chat, Mistral, Ollama, Cohere).
 //! * [`response`]: what a target's response requires and the source lacks, filled with
 //!   documented stand-ins (a loss each).
+//! * [`request`]: the neutral request and vendor record every request decoder starts
+//!   with.
 //! * [`names`]: tool names the target rejects rewritten (and restored in responses).
 //! * [`thinking`]: Claude's extended-thinking constraints (Anthropic, Bedrock).
 
@@ -20,6 +22,7 @@ pub(crate) mod builtin;
 pub(crate) mod content;
 pub(crate) mod finish;
 pub(crate) mod names;
+pub(crate) mod request;
 pub(crate) mod response;
 pub(crate) mod results;
 pub(crate) mod thinking;
