@@ -192,13 +192,8 @@ fn encode_effort(r: &ReasoningConfig, at: &str, ctx: &mut Ctx<'_>) -> Option<w::
     if let Some(e) = &r.effort {
         return Some(w::ReasoningEffort::from(e.as_str()));
     }
-    if r.enabled == Some(false) {
-        return Some(w::ReasoningEffort::None);
-    }
-    if let Some(b) = r.budget_tokens {
-        return Some(w::ReasoningEffort::from(util::effort_for_budget(
-            b, at, ctx,
-        )));
+    if let Some(e) = util::effort_off_or_budget(r, at, ctx) {
+        return Some(e);
     }
     if r.enabled == Some(true) {
         ctx.changed(

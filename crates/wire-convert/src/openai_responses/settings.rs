@@ -194,15 +194,7 @@ fn encode_effort(r: &ReasoningConfig, at: &str, ctx: &mut Ctx<'_>) -> Option<w::
         let lower = e.to_ascii_lowercase();
         return Some(w::ReasoningEffort::from(lower.as_str()));
     }
-    if r.enabled == Some(false) {
-        return Some(w::ReasoningEffort::None);
-    }
-    if let Some(b) = r.budget_tokens {
-        return Some(w::ReasoningEffort::from(util::effort_for_budget(
-            b, at, ctx,
-        )));
-    }
-    None
+    util::effort_off_or_budget(r, at, ctx)
 }
 
 /// A neutral output format as `text.format` (a schema without a name is `output`).

@@ -604,6 +604,22 @@ pub(crate) fn effort_for_budget(budget: i64, at: &str, ctx: &mut Ctx<'_>) -> &'s
     e
 }
 
+/// The effort level of reasoning settings without one, for a target that takes levels
+/// only (OpenAI Chat, Responses): `none` when reasoning is off, else the level nearest a
+/// token budget ([`effort_for_budget`]); `None` when the settings say neither.
+pub(crate) fn effort_off_or_budget(
+    r: &crate::model::ReasoningConfig,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) -> Option<wire_types::openai_chat::ReasoningEffort> {
+    use wire_types::openai_chat::ReasoningEffort;
+    if r.enabled == Some(false) {
+        return Some(ReasoningEffort::None);
+    }
+    let b = r.budget_tokens?;
+    Some(ReasoningEffort::from(effort_for_budget(b, at, ctx)))
+}
+
 /// The plain thinking text a target that takes reasoning as one string (Cohere, Mistral,
 /// Ollama) writes for a reasoning part of another format: its text; without one, its
 /// summaries joined by a blank line (a `changed` loss at `at/summary`); with neither,
