@@ -90,9 +90,7 @@ pub(super) fn decode_turn(
     at: &str,
     ctx: &mut Ctx<'_>,
 ) -> Message {
-    ctx.map(neutral.to_owned(), at.to_owned());
-    let mut msg = Message::new(role, Vec::new());
-    msg.vendor = Vendor::from_extra(F, &m.extra, &[]);
+    let mut msg = crate::passes::content::message(F, role, &m.extra, neutral, at, ctx);
     if spelled != role_name(role) {
         msg.vendor.set_hint(F, ROLE, spelled);
     }

@@ -1,6 +1,7 @@
-//! Message content in the string-or-parts form of Mistral and Cohere (`content`: a
-//! string, or a list of items), decoded the same way for both: system and user
-//! messages, the content of assistant turns, tool results.
+//! Decoded messages: their start ([`message`]: Mistral, Cohere, Ollama), and content in
+//! the string-or-parts form of Mistral and Cohere (`content`: a string, or a list of items),
+//! decoded the same way for both: system and user messages, the content of assistant
+//! turns, tool results.
 
 use crate::model::{Message, Part, PartMeta, Role, ToolResult, Vendor};
 use crate::{Ctx, Format};
@@ -70,7 +71,7 @@ pub(crate) fn decode_plain<T: ContentItem>(
     at: &str,
     ctx: &mut Ctx<'_>,
 ) -> Message {
-    let mut msg = message::<T>(role, extra, neutral, at, ctx);
+    let mut msg = message(T::FORMAT, role, extra, neutral, at, ctx);
     decode_content(content, &mut msg.content, &mut msg.vendor, neutral, at, ctx);
     msg
 }
@@ -87,7 +88,7 @@ pub(crate) fn decode_turn<T: ContentItem>(
     at: &str,
     ctx: &mut Ctx<'_>,
 ) -> Message {
-    let mut msg = message::<T>(Role::Assistant, extra, neutral, at, ctx);
+    let mut msg = message(T::FORMAT, Role::Assistant, extra, neutral, at, ctx);
     if let Some(role) = role {
         msg.vendor.set_hint(T::FORMAT, role_hint, role);
     }
@@ -97,8 +98,10 @@ pub(crate) fn decode_turn<T: ContentItem>(
     msg
 }
 
-/// An empty message of `role` (`extra`: the wire message's unknown members), mapped.
-fn message<T: ContentItem>(
+/// The empty neutral message of `role` for a wire message of `format` at source pointer
+/// `at` (`extra`: its unknown members), mapped from it.
+pub(crate) fn message(
+    format: Format,
     role: Role,
     extra: &Extra,
     neutral: &str,
@@ -107,7 +110,7 @@ fn message<T: ContentItem>(
 ) -> Message {
     ctx.map(neutral.to_owned(), at.to_owned());
     let mut msg = Message::new(role, Vec::new());
-    msg.vendor = Vendor::from_extra(T::FORMAT, extra, &[]);
+    msg.vendor = Vendor::from_extra(format, extra, &[]);
     msg
 }
 

@@ -6,8 +6,8 @@
 //!   input is not an object wrapped as `{"input": …}`.
 //! * [`builtin`]: hosted web search and code execution tools of one format as another's
 //!   equivalent; hosted calls and results as text where the target has none.
-//! * [`content`]: string-or-parts message content (Mistral, Cohere): plain messages,
-//!   turn content, tool results.
+//! * [`content`]: a decoded message's start; string-or-parts message content (Mistral,
+//!   Cohere): plain messages, turn content, tool results.
 //! * [`tools`]: the tools loop every encoder runs, and the OpenAI-style function tool
 //!   (OpenAI Chat, Mistral, Ollama, Cohere).
 //! * [`response`]: what a target's response requires and the source lacks, filled with
