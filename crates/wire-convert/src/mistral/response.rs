@@ -111,13 +111,8 @@ pub(crate) fn encode_response(
     ctx: &mut Ctx<'_>,
 ) -> Result<w::Response, Error> {
     let v = resp.vendor;
-    let same = v.format == Some(F);
     let mut fields = ctx.vendor_fields(&v, "");
-    let object = if same {
-        v.hint(F, OBJECT).and_then(Value::as_str).map(str::to_owned)
-    } else {
-        Some("chat.completion".to_owned())
-    };
+    let object = crate::passes::response::object_tag(&v, F, OBJECT);
     let created = resp.created.or_else(|| fields.take_as("created"));
     let mut choices = Vec::with_capacity(resp.choices.len());
     for (i, c) in resp.choices.into_iter().enumerate() {
