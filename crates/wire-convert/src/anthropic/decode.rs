@@ -9,6 +9,7 @@ use crate::model::{
     self, Media, Message, Part, PartMeta, Reasoning, Role, Settings, Signed, Source, Text,
     ToolCall, ToolResult, Vendor,
 };
+use crate::passes::request::open_request;
 use crate::passes::thinking;
 use crate::util::{self, opaque, set_path};
 use crate::{Ctx, Error};
@@ -38,11 +39,7 @@ pub(super) fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model
         inference_geo,
         extra,
     } = req;
-    let mut out = model::Request {
-        model: Some(model),
-        ..Default::default()
-    };
-    let mut v = Vendor::from_extra(F, &extra, &[]);
+    let (mut out, mut v) = open_request(model, &extra, F);
 
     // Combinations the API rejects with thinking on: the encoder repairs them for other
     // formats, and writes them back unchanged when the source itself sent them.

@@ -156,13 +156,7 @@ pub(super) fn encode_response(
         vendor: v,
         source: _,
     } = resp;
-    if created.is_some() {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            "/created",
-            "anthropic responses carry no creation time",
-        );
-    }
+    crate::passes::response::drop_created(created, ctx);
     let mut fields = ctx.vendor_fields(&v, "");
     let kind = fields
         .take_as::<String>("type")

@@ -5,7 +5,7 @@ use super::{F, hints};
 use crate::model::{OutputFormat, ReasoningConfig, Settings, ToolChoice, Vendor};
 use crate::passes::thinking;
 use crate::util::effort_to_budget;
-use crate::{Ctx, LossCode};
+use crate::{Ctx, LossCode, util};
 use serde_json::{Number, Value, json};
 use wire_types::Extra;
 use wire_types::anthropic as w;
@@ -75,10 +75,7 @@ pub(super) fn decode_tool_choice(
             Some(ToolChoice::Tool { name: t.name })
         }
         Some(w::ToolChoice::None(n)) if n.extra.is_empty() => Some(ToolChoice::None),
-        Some(other) => {
-            v.set_field(F, "tool_choice", wire_types::to_value(&other));
-            None
-        }
+        Some(other) => util::keep_whole(v, F, "tool_choice", &other),
     }
 }
 
@@ -129,10 +126,7 @@ pub(super) fn decode_thinking(
                 ..Default::default()
             })
         }
-        Some(other) => {
-            v.set_field(F, "thinking", wire_types::to_value(&other));
-            None
-        }
+        Some(other) => util::keep_whole(v, F, "thinking", &other),
     }
 }
 

@@ -139,13 +139,7 @@ pub(super) fn encode_response(
             "bedrock responses have no id",
         );
     }
-    if resp.created.is_some() {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            "/created",
-            "bedrock responses carry no creation time",
-        );
-    }
+    crate::passes::response::drop_created(resp.created, ctx);
     if resp.model.is_some() {
         ctx.dropped(
             LossCode::FieldUnsupported,

@@ -4,30 +4,24 @@ use super::hints::{ARGS_JSON, NO_ARGUMENTS, NO_ID, PARTS, ROLE, TOOL_PLAN};
 use super::settings::{decode_response_format, decode_settings, decode_tool_choice};
 use super::tools::decode_tool;
 use super::{DOCUMENT, F, FUNCTION, Turn};
-use crate::ids::synthetic_id;
-use crate::media::source_of_url;
-use crate::model::{
-    self, Arguments, Json, Media, Message, Part, PartMeta, Role, Text, ToolCall, ToolResult, Vendor,
-};
-use crate::passes::tools::NO_TYPE;
+use crate::model::{self, Arguments, Json, Message, Part, PartMeta, Role, Vendor};
+use crate::passes::content::{self, ContentItem, decode_plain, push_result};
+use crate::passes::request::open_request;
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::map_function_call;
-use crate::util::opaque;
+use crate::passes::tools::{decoded_call, read_function_type};
+use crate::util::{self, opaque};
 use crate::{Ctx, Error};
 use serde_json::Value;
+use wire_types::Format;
 use wire_types::cohere as w;
-use wire_types::{Extra, TextOrParts};
 
 /// Decodes a Cohere v2 chat request.
 pub(super) fn decode_request(
     mut req: w::Request,
     ctx: &mut Ctx<'_>,
 ) -> Result<model::Request, Error> {
-    let mut out = model::Request {
-        model: Some(std::mem::take(&mut req.model)),
-        ..Default::default()
-    };
-    let mut v = Vendor::from_extra(F, &req.extra, &[]);
+    let (mut out, mut v) = open_request(std::mem::take(&mut req.model), &req.extra, F);
 
     for (i, m) in std::mem::take(&mut req.messages).into_iter().enumerate() {
         let at = format!("/messages/{i}");
@@ -61,7 +55,11 @@ pub(super) fn decode_request(
                 };
                 out.messages.push(decode_turn(turn, &neutral, &at, ctx));
             }
-            w::Message::Tool(t) => push_result(&mut out.messages, t, &at, ctx),
+            w::Message::Tool(t) => {
+                let meta = PartMeta::from_extra(F, &t.extra);
+                let messages = &mut out.messages;
+                push_result(messages, t.content, meta, t.tool_call_id, None, &at, ctx);
+            }
             other => {
                 return Err(Error::unknown_role(&at, other.tag()));
             }
@@ -83,94 +81,48 @@ pub(super) fn decode_request(
     Ok(out)
 }
 
-/// A system or user message.
-fn decode_plain(
-    role: Role,
-    content: TextOrParts<w::Content>,
-    extra: &Extra,
-    neutral: &str,
-    at: &str,
-    ctx: &mut Ctx<'_>,
-) -> Message {
-    ctx.map(neutral.to_owned(), at.to_owned());
-    let mut msg = Message::new(role, Vec::new());
-    msg.vendor = Vendor::from_extra(F, extra, &[]);
-    decode_content(content, &mut msg.content, &mut msg.vendor, neutral, at, ctx);
-    msg
-}
+impl ContentItem for w::Content {
+    const FORMAT: Format = F;
+    const PARTS: &'static str = PARTS;
 
-/// Decodes `content` into `parts`, recording a `parts` hint in `v` for the array form.
-fn decode_content(
-    content: TextOrParts<w::Content>,
-    parts: &mut Vec<Part>,
-    v: &mut Vendor,
-    neutral: &str,
-    at: &str,
-    ctx: &mut Ctx<'_>,
-) {
-    match content {
-        TextOrParts::Text(t) => {
-            ctx.map(
-                format_args!("{neutral}/content/{}", parts.len()),
-                format_args!("{at}/content"),
-            );
-            parts.push(Part::text(t));
-        }
-        TextOrParts::Parts(items) => {
-            v.set_hint(F, PARTS, true);
-            decode_items(items, parts, neutral, at, ctx);
-        }
+    fn decode(self, ctx: &mut Ctx<'_>) -> Part {
+        decode_item(self, ctx)
     }
-}
 
-/// Content items, each a part (mapped to its item).
-fn decode_items(
-    items: Vec<w::Content>,
-    parts: &mut Vec<Part>,
-    neutral: &str,
-    at: &str,
-    ctx: &mut Ctx<'_>,
-) {
-    for (j, c) in items.into_iter().enumerate() {
-        let part_at = format!("{neutral}/content/{}", parts.len());
-        let document = matches!(c, w::Content::Document(_));
-        let part = decode_item(c, ctx);
-        // A document's own fields are kept under flat keys: each is mapped to where it
-        // sits in the item, so a loss names it there.
-        if document {
-            for key in part.meta().vendor.fields.keys() {
-                let field = key.strip_prefix(DOCUMENT).unwrap_or(key);
-                ctx.map(
-                    format_args!("{part_at}/{key}"),
-                    format_args!("{at}/content/{j}/document/{field}"),
-                );
+    /// Each item a part (mapped to its item); a document's fields mapped one by one.
+    fn decode_items(
+        items: Vec<w::Content>,
+        parts: &mut Vec<Part>,
+        neutral: &str,
+        at: &str,
+        ctx: &mut Ctx<'_>,
+    ) {
+        for (j, c) in items.into_iter().enumerate() {
+            let part_at = format!("{neutral}/content/{}", parts.len());
+            let document = matches!(c, w::Content::Document(_));
+            let part = decode_item(c, ctx);
+            // A document's own fields are kept under flat keys: each is mapped to where it
+            // sits in the item, so a loss names it there.
+            if document {
+                for key in part.meta().vendor.fields.keys() {
+                    let field = key.strip_prefix(DOCUMENT).unwrap_or(key);
+                    ctx.map(
+                        format_args!("{part_at}/{key}"),
+                        format_args!("{at}/content/{j}/document/{field}"),
+                    );
+                }
             }
+            ctx.map(part_at, format_args!("{at}/content/{j}"));
+            parts.push(part);
         }
-        ctx.map(part_at, format_args!("{at}/content/{j}"));
-        parts.push(part);
     }
 }
 
 /// One content item; an item kind the neutral model lacks is kept whole.
 fn decode_item(c: w::Content, ctx: &mut Ctx<'_>) -> Part {
     match c {
-        w::Content::Text(t) => Part::Text(Text {
-            text: t.text,
-            meta: PartMeta::from_extra(F, &t.extra),
-        }),
-        w::Content::ImageUrl(i) => {
-            let mut meta = PartMeta::from_extra(F, &i.extra);
-            meta.vendor
-                .merge(Vendor::from_extra(F, &i.image_url.extra, &[]));
-            meta.vendor.keep(F, "detail", &i.image_url.detail);
-            let (source, media_type) = source_of_url(i.image_url.url);
-            Part::Image(Media {
-                source,
-                media_type,
-                name: None,
-                meta,
-            })
-        }
+        w::Content::Text(t) => util::text_part(F, t.text, &t.extra),
+        w::Content::ImageUrl(i) => util::image_of_url(F, i.image_url, &i.extra),
         w::Content::Thinking(t) => Part::Reasoning(model::Reasoning {
             text: Some(t.thinking),
             source: Some(F),
@@ -180,10 +132,7 @@ fn decode_item(c: w::Content, ctx: &mut Ctx<'_>) -> Part {
         w::Content::Document(d) => {
             let mut meta = PartMeta::from_extra(F, &d.extra);
             let doc = d.document;
-            for (k, val) in doc.extra.fields() {
-                meta.vendor
-                    .set_field(F, &format!("{DOCUMENT}{k}"), val.clone());
-            }
+            util::put_prefixed(&mut meta.vendor, F, DOCUMENT, &doc.extra);
             meta.vendor.keep(F, "id", &doc.id);
             Part::Json(Json {
                 value: Value::Object(doc.data),
@@ -197,16 +146,8 @@ fn decode_item(c: w::Content, ctx: &mut Ctx<'_>) -> Part {
 /// An assistant turn at neutral pointer `neutral`, source pointer `at`: its content, its
 /// `tool_plan` (a reasoning part), its calls.
 pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -> Message {
-    ctx.map(neutral.to_owned(), at.to_owned());
-    let mut msg = Message::new(Role::Assistant, Vec::new());
-    msg.vendor = Vendor::from_extra(F, &t.extra, &[]);
-    if let Some(role) = t.role {
-        msg.vendor.set_hint(F, ROLE, role);
-    }
+    let mut msg = content::decode_turn(t.role, ROLE, t.content, &t.extra, neutral, at, ctx);
     msg.vendor.keep(F, "citations", &t.citations);
-    if let Some(c) = t.content {
-        decode_content(c, &mut msg.content, &mut msg.vendor, neutral, at, ctx);
-    }
     if let Some(plan) = t.tool_plan {
         ctx.map(
             format_args!("{neutral}/content/{}", msg.content.len()),
@@ -223,15 +164,7 @@ pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -
     }
     let id_base = neutral.strip_suffix("/message").unwrap_or(neutral);
     for (c, call) in t.tool_calls.into_iter().flatten().enumerate() {
-        ctx.map(
-            format_args!("{neutral}/content/{}", msg.content.len()),
-            format_args!("{at}/tool_calls/{c}"),
-        );
-        map_function_call(
-            ctx,
-            &format!("{neutral}/content/{}", msg.content.len()),
-            &format!("{at}/tool_calls/{c}"),
-        );
+        map_function_call(ctx, neutral, msg.content.len(), at, c);
         msg.content.push(decode_call(call, id_base, c, ctx));
     }
     msg
@@ -247,14 +180,8 @@ pub(super) fn decode_call(call: w::ToolCall, id_base: &str, c: usize, ctx: &mut 
         return opaque(ctx, wire_types::to_value(&call));
     };
     let mut v = Vendor::from_extra(F, &call.extra, &[]);
-    match call.kind.as_deref() {
-        Some("function") => {}
-        None => v.set_hint(F, NO_TYPE, true),
-        Some(other) => v.set_field(F, "type", Value::String(other.to_owned())),
-    }
-    for (k, val) in f.extra.fields() {
-        v.set_field(F, &format!("{FUNCTION}{k}"), val.clone());
-    }
+    read_function_type(call.kind.as_deref(), &mut v, F);
+    util::put_prefixed(&mut v, F, FUNCTION, &f.extra);
     let arguments = match f.arguments {
         Some(a) => crate::util::read_arguments(a, &mut v, F, ARGS_JSON),
         None => {
@@ -262,42 +189,17 @@ pub(super) fn decode_call(call: w::ToolCall, id_base: &str, c: usize, ctx: &mut 
             Arguments::Text(String::new())
         }
     };
-    let (id, synthetic) = match call.id {
-        Some(id) => (id, false),
-        None => {
-            v.set_hint(F, NO_ID, true);
-            (synthetic_id(id_base, c, &name), true)
-        }
+    let meta = PartMeta {
+        vendor: v,
+        ..Default::default()
     };
-    Part::ToolCall(ToolCall {
-        id,
-        synthetic_id: synthetic,
+    let no_id = Some((F, NO_ID));
+    Part::ToolCall(decoded_call(
+        call.id,
+        (id_base, c),
         name,
         arguments,
-        meta: PartMeta {
-            vendor: v,
-            ..Default::default()
-        },
-    })
-}
-
-/// Appends the result of a `tool` message to the tool message at the end, or starts one.
-fn push_result(messages: &mut Vec<Message>, t: w::ToolMessage, at: &str, ctx: &mut Ctx<'_>) {
-    let n = crate::util::tool_message(messages, at, ctx);
-    let k = messages.last().map_or(0, |m| m.content.len());
-    let neutral = format!("/messages/{n}/content/{k}");
-    ctx.map(neutral.clone(), at.to_owned());
-    let mut meta = PartMeta::from_extra(F, &t.extra);
-    let mut content = Vec::new();
-    decode_content(t.content, &mut content, &mut meta.vendor, &neutral, at, ctx);
-    let result = ToolResult {
-        call_id: t.tool_call_id,
-        name: None,
-        content,
-        is_error: false,
         meta,
-    };
-    if let Some(last) = messages.last_mut() {
-        last.content.push(Part::ToolResult(result));
-    }
+        no_id,
+    ))
 }

@@ -9,13 +9,13 @@ use crate::media::data_url;
 use crate::model::{self, Arguments, Message, Part, Role, Source, ToolCall, ToolResult, Vendor};
 use crate::passes::results;
 use crate::passes::tools::NO_TYPE;
-use crate::util::{self, opaque_elsewhere, take_prefixed};
+use crate::util::{self, Place, take_prefixed};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 use wire_types::cohere as w;
-use wire_types::{Extra, Format, TextOrParts};
+use wire_types::{Extra, TextOrParts};
 
 /// Encodes a neutral request as a Cohere v2 chat request.
 pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
@@ -116,52 +116,22 @@ fn encode_message(
                 extra: t.extra,
             }));
         }
-        Role::Tool => {
-            for (j, p) in m.content.into_iter().enumerate() {
-                let pat = format!("{at}/content/{j}");
-                match p {
-                    Part::ToolResult(r) => out.push(encode_result(r, &pat, calls, ctx)),
-                    other => util::drop_tool_message_part(&other, pat, ctx),
-                }
-            }
-        }
+        Role::Tool => util::tool_results(m.content, &at, ctx, |r, pat, ctx| {
+            out.push(encode_result(r, pat, calls, ctx));
+        }),
     }
 }
 
-/// Where content goes: what each role's content may hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Place {
-    /// Text only.
-    System,
-    /// Text and images.
-    User,
-    /// Text and thinking.
-    Assistant,
-    /// Text and documents.
-    Tool,
-}
-
-impl Place {
-    /// The role whose content this is.
-    fn name(self) -> &'static str {
-        match self {
-            Place::System => "system",
-            Place::User => "user",
-            Place::Assistant => "assistant",
-            Place::Tool => "tool",
-        }
-    }
-
-    /// Whether content here may hold `p`.
-    fn takes(self, p: &Part) -> bool {
-        match p {
-            Part::Text(_) | Part::Refusal(_) | Part::Opaque(_) => true,
-            Part::Image(_) => self == Place::User,
-            Part::Reasoning(_) => self == Place::Assistant,
-            Part::Json(_) => true,
-            Part::Document(m) => self == Place::Tool && matches!(m.source, Source::Text { .. }),
-            Part::Audio(_) | Part::ToolCall(_) | Part::ToolResult(_) => false,
-        }
+/// Whether Cohere content at `place` may hold `p`: text everywhere, images from users,
+/// thinking in assistant turns, text documents in tool results.
+fn takes(place: Place, p: &Part) -> bool {
+    match p {
+        Part::Text(_) | Part::Refusal(_) | Part::Opaque(_) => true,
+        Part::Image(_) => place == Place::User,
+        Part::Reasoning(_) => place == Place::Assistant,
+        Part::Json(_) => true,
+        Part::Document(m) => place == Place::Tool && matches!(m.source, Source::Text { .. }),
+        Part::Audio(_) | Part::ToolCall(_) | Part::ToolResult(_) => false,
     }
 }
 
@@ -177,16 +147,8 @@ fn encode_content(
 ) -> Option<TextOrParts<w::Content>> {
     // Cohere's own item list is written back as it came; otherwise an empty text part
     // (a Gemini signature-only part, say) is not sent as an empty item.
-    let own = v.flag(F, PARTS);
-    let mut empty = false;
-    let mut out = Vec::with_capacity(parts.len());
-    for (j, p) in parts {
-        let pat = format!("{at}/content/{j}");
-        if util::skip_empty_text(&p, own, &pat, ctx) {
-            empty = true;
-            continue;
-        }
-        if !place.takes(&p) {
+    util::encode_items(parts, v.flag(F, PARTS), at, ctx, |p, pat, ctx| {
+        if !takes(place, &p) {
             let why = match &p {
                 Part::Document(_) => format!(
                     "cohere {} messages carry no document by URL, file or bytes",
@@ -202,18 +164,14 @@ fn encode_content(
                 Part::Reasoning(_) => LossCode::ReasoningDropped,
                 _ => LossCode::PartUnsupported,
             };
-            ctx.dropped(code, pat, why);
-            continue;
+            ctx.dropped(code, pat.to_owned(), why);
+            return None;
         }
-        if let Some(enc) = encode_item(p, &pat, place, ctx) {
-            out.push(enc);
-        }
-    }
-    util::text_or_items(out, empty, own, |c| match c {
-        w::Content::Text(t) if t.extra.is_empty() => Ok(t.text),
-        other => Err(other),
+        encode_item(p, pat, place, ctx)
     })
 }
+
+util::text_item!(w::Content, w::Content::Text, text_item);
 
 /// Reports a part's cache marker and signature: Cohere has a place for neither.
 pub(super) use crate::util::drop_cache_and_signature as part_meta;
@@ -234,15 +192,7 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
             text: t.text,
             extra: ctx.extra(&t.meta.vendor, w::TextContent::FIELDS, at),
         })),
-        Part::Refusal(t) => {
-            ctx.report_foreign_fields(&t.meta.vendor, at);
-            ctx.changed(
-                LossCode::PartAsText,
-                at,
-                "cohere has no refusal: it is sent as text",
-            );
-            Some(text_item(t.text))
-        }
+        Part::Refusal(t) => Some(text_item(util::refusal_as_text(t, at, ctx))),
         Part::Json(j) => {
             let mut fields = ctx.vendor_fields(&j.meta.vendor, at);
             match (place, j.value) {
@@ -270,7 +220,7 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
             }
         }
         Part::Image(m) => {
-            let (detail, vendor) = image_detail(&m.meta.vendor);
+            let (detail, vendor) = util::shared_image_detail(&m.meta.vendor, F);
             let mut fields = ctx.vendor_fields(&vendor, at);
             let detail = detail.or_else(|| fields.take_as("detail"));
             let url = match m.source {
@@ -293,13 +243,7 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
                     return None;
                 }
             };
-            if let Some(name) = &m.name {
-                ctx.dropped(
-                    LossCode::PartChanged,
-                    format!("{at}/name"),
-                    format!("cohere images have no name (`{name}`)"),
-                );
-            }
+            util::drop_image_name(m.name.as_deref(), at, ctx);
             Some(w::Content::ImageUrl(w::ImageUrlContent {
                 image_url: w::ImageUrl {
                     url,
@@ -312,7 +256,7 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
         Part::Document(m) => {
             ctx.report_foreign_fields(&m.meta.vendor, at);
             let Source::Text { text } = m.source else {
-                return None; // refused by `Place::takes`
+                return None; // refused by `takes`
             };
             let mut data = Map::new();
             if let Some(name) = m.name {
@@ -330,12 +274,8 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
         }
         Part::Reasoning(r) => encode_thinking(r, at, ctx)
             .map(|(thinking, extra)| w::Content::Thinking(w::ThinkingContent { thinking, extra })),
-        Part::Opaque(o) if o.format == F => serde_json::from_value(o.value).ok(),
-        Part::Opaque(o) => match opaque_elsewhere(ctx, &o, at) {
-            Some(Part::Text(t)) => Some(text_item(t.text)),
-            _ => None,
-        },
-        Part::Audio(_) | Part::ToolCall(_) | Part::ToolResult(_) => None, // refused by `Place::takes`
+        Part::Opaque(o) => util::opaque_item(o, at, ctx, text_item),
+        Part::Audio(_) | Part::ToolCall(_) | Part::ToolResult(_) => None, // refused by `takes`
     }
 }
 
@@ -346,26 +286,7 @@ fn encode_thinking(r: model::Reasoning, at: &str, ctx: &mut Ctx<'_>) -> Option<(
     let text = if own {
         r.text.clone().unwrap_or_default()
     } else {
-        let view = ctx.reasoning(&r, at)?;
-        match view.text.filter(|t| !t.is_empty()) {
-            Some(t) => t.to_owned(),
-            None if !view.summary.is_empty() => {
-                ctx.changed(
-                    LossCode::PartChanged,
-                    format!("{at}/summary"),
-                    "cohere has no reasoning summary: the summary is sent as thinking",
-                );
-                view.summary.join("\n\n")
-            }
-            None => {
-                ctx.dropped(
-                    LossCode::ReasoningDropped,
-                    at,
-                    "reasoning without text has no place in cohere",
-                );
-                return None;
-            }
-        }
+        util::reasoning_text(&r, at, ctx)?
     };
     let extra = ctx.extra(&r.meta.vendor, w::ThinkingContent::FIELDS, at);
     Some((text, extra))
@@ -454,39 +375,11 @@ fn encode_result(
         }
     }
     let parts = r.content.into_iter().enumerate().collect();
-    let mut content = encode_content(parts, v, at, Place::Tool, ctx);
-    if r.is_error {
-        results::error_flag_lost(F, at, ctx);
-        content = Some(results::error_prefixed(
-            content,
-            |c| match c {
-                w::Content::Text(t) => Some(&mut t.text),
-                _ => None,
-            },
-            text_item,
-        ));
-    }
+    let content = encode_content(parts, v, at, Place::Tool, ctx);
+    let content = results::error_as_text(content, r.is_error, at, ctx);
     w::Message::Tool(w::ToolMessage {
         tool_call_id: r.call_id,
         content: content.unwrap_or(TextOrParts::Text(String::new())),
         extra: extra_from(fields, v, w::ToolMessage::FIELDS, ctx),
     })
-}
-
-/// The image `detail` (`auto`, `low`, `high`) that OpenAI Chat, Mistral and Cohere all
-/// spell the same way and keep as a vendor field (the neutral model has no place for
-/// it), and the vendor record without it.
-fn image_detail(v: &Vendor) -> (Option<String>, Vendor) {
-    let shared = matches!(
-        v.format,
-        Some(Format::OpenaiChat | Format::Mistral | Format::Cohere)
-    );
-    match v.fields.get("detail").and_then(Value::as_str) {
-        Some(d) if shared && v.format != Some(F) => {
-            let mut rest = v.clone();
-            rest.fields.shift_remove("detail");
-            (Some(d.to_owned()), rest)
-        }
-        _ => (None, v.clone()),
-    }
 }

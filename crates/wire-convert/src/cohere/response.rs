@@ -6,7 +6,7 @@ use super::hints::{CONTENT_EMPTY, PARTS, TOKENS};
 use super::{F, Turn};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, StopKind, StopReason, Usage, Vendor};
-use crate::passes::finish::{stop_changed, usage_dropped};
+use crate::passes::finish::{closed_stop, usage_dropped};
 use crate::passes::response::first_choice;
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
@@ -108,13 +108,7 @@ pub(super) fn encode_response(
     let v = resp.vendor;
     let same = v.format == Some(F);
     let mut fields = ctx.vendor_fields(&v, "");
-    if resp.created.is_some() {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            "/created",
-            "cohere responses carry no creation time",
-        );
-    }
+    crate::passes::response::drop_created(resp.created, ctx);
     if let Some(model) = &resp.model {
         ctx.dropped(
             LossCode::FieldUnsupported,
@@ -174,24 +168,19 @@ pub(super) fn encode_response(
 
 /// The `finish_reason` of a stop reason at neutral pointer `at`.
 pub(super) fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::FinishReason {
-    if let Some(raw) = r.raw_for(F) {
-        return w::FinishReason::from(raw);
-    }
     // `finish_reason` is a closed set: `COMPLETE`, `STOP_SEQUENCE`, `MAX_TOKENS`,
     // `TOOL_CALL`, `ERROR`, `TIMEOUT`. A content filter (or refusal) ended the answer
     // before its natural end: `ERROR`, so that a client does not take the answer as
     // complete. A pause and an unknown reason become `COMPLETE`.
-    let (reason, said) = match r.kind {
-        StopKind::EndTurn => return w::FinishReason::Complete,
-        StopKind::StopSequence => return w::FinishReason::StopSequence,
-        StopKind::MaxTokens => return w::FinishReason::MaxTokens,
-        StopKind::ToolUse => return w::FinishReason::ToolCall,
-        StopKind::Error => return w::FinishReason::Error,
-        StopKind::ContentFilter => (w::FinishReason::Error, "ERROR"),
-        StopKind::Pause | StopKind::Other => (w::FinishReason::Complete, "COMPLETE"),
-    };
-    stop_changed(r, F, said, at, ctx);
-    reason
+    closed_stop(r, F, at, ctx, |kind| match kind {
+        StopKind::EndTurn => Ok(w::FinishReason::Complete),
+        StopKind::StopSequence => Ok(w::FinishReason::StopSequence),
+        StopKind::MaxTokens => Ok(w::FinishReason::MaxTokens),
+        StopKind::ToolUse => Ok(w::FinishReason::ToolCall),
+        StopKind::Error => Ok(w::FinishReason::Error),
+        StopKind::ContentFilter => Err((w::FinishReason::Error, "ERROR")),
+        StopKind::Pause | StopKind::Other => Err((w::FinishReason::Complete, "COMPLETE")),
+    })
 }
 
 /// The usage; the counts Cohere has no field for are losses.

@@ -21,10 +21,7 @@ pub(super) fn decode_tool_choice(
         None => None,
         Some(w::ToolChoice::Required) => Some(ToolChoice::Required),
         Some(w::ToolChoice::None) => Some(ToolChoice::None),
-        Some(other) => {
-            v.set_field(F, "tool_choice", wire_types::to_value(&other));
-            None
-        }
+        Some(other) => util::keep_whole(v, F, "tool_choice", &other),
     }
 }
 
@@ -99,10 +96,7 @@ pub(super) fn decode_response_format(
                 strict: None,
             }),
         },
-        Some(other) => {
-            v.set_field(F, "response_format", wire_types::to_value(&other));
-            None
-        }
+        Some(other) => util::keep_whole(v, F, "response_format", &other),
     }
 }
 
@@ -158,13 +152,7 @@ pub(super) fn encode_thinking_config(
 
 fn reasoning_thinking(r: &ReasoningConfig, ctx: &mut Ctx<'_>) -> Option<w::Thinking> {
     let at = "/settings/reasoning";
-    if r.include == Some(false) {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            format!("{at}/include"),
-            "cohere returns the thinking of a reasoning model; it cannot be hidden",
-        );
-    }
+    util::thinking_always_returned(r, "reasoning", at, ctx);
     let off = r.enabled == Some(false)
         || r.effort.as_deref() == Some("none")
         || (r.enabled.is_none() && r.effort.is_none() && r.budget_tokens.is_some_and(|b| b <= 0));
@@ -222,29 +210,11 @@ pub(super) fn encode_response_format(
         Some(OutputFormat::JsonObject) => {
             Some(w::ResponseFormat::JsonObject(w::JsonObjectFormat::default()))
         }
-        Some(OutputFormat::JsonSchema {
-            name,
-            schema,
-            strict,
-        }) => {
-            if let Some(name) = name {
-                ctx.dropped(
-                    LossCode::FieldUnsupported,
-                    "/output_format/name",
-                    format!("cohere output schemas have no name (`{name}`)"),
-                );
-            }
-            if strict == Some(false) {
-                ctx.changed(
-                    LossCode::SettingChanged,
-                    "/output_format/strict",
-                    "cohere always constrains the output to the schema",
-                );
-            }
-            Some(w::ResponseFormat::JsonObject(w::JsonObjectFormat {
+        Some(schema) => util::bare_schema(schema, ctx).map(|schema| {
+            w::ResponseFormat::JsonObject(w::JsonObjectFormat {
                 json_schema: Some(schema),
                 extra: Extra::new(),
-            }))
-        }
+            })
+        }),
     }
 }

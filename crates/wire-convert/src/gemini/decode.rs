@@ -10,8 +10,9 @@ use super::{F, keep_rest, rest, signed};
 use crate::ids::synthetic_id;
 use crate::model::{
     self, Arguments, Json, Media, Message, Opaque, Part, PartMeta, Reasoning, Role, Source, Text,
-    ToolCall, ToolResult, Vendor,
+    ToolResult, Vendor,
 };
+use crate::passes::tools::decoded_call;
 use crate::util::{self, set_path};
 use crate::{Ctx, Error};
 use serde_json::{Map, Value};
@@ -352,26 +353,14 @@ pub(super) fn decode_call(mut p: w::Part, neutral: &str, c: usize) -> (Part, Pen
             Arguments::Value(Value::Object(Map::new()))
         }
     };
-    let (id, synthetic) = match &source_id {
-        Some(id) => (id.clone(), false),
-        None => (synthetic_id(neutral, c, &name), true),
-    };
+    let call = decoded_call(source_id.clone(), (neutral, c), name, arguments, meta, None);
     let pending = Pending {
-        name: name.clone(),
-        id: id.clone(),
+        name: call.name.clone(),
+        id: call.id.clone(),
         source_id,
         answered: false,
     };
-    (
-        Part::ToolCall(ToolCall {
-            id,
-            synthetic_id: synthetic,
-            name,
-            arguments,
-            meta,
-        }),
-        pending,
-    )
+    (Part::ToolCall(call), pending)
 }
 
 /// A `functionResponse` part as a neutral result. `n`, `k`: the neutral tool message and

@@ -349,13 +349,7 @@ fn encode_output_format(
             strict,
         } => {
             gc.response_mime_type = Some("application/json".into());
-            if let Some(n) = name {
-                ctx.dropped(
-                    LossCode::FieldUnsupported,
-                    "/output_format/name",
-                    format!("gemini output schemas have no name (`{n}`)"),
-                );
-            }
+            crate::util::drop_schema_name(name.as_deref(), ctx);
             if strict == Some(true) {
                 ctx.dropped(
                     LossCode::FieldUnsupported,

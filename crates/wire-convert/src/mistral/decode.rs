@@ -6,44 +6,45 @@ use super::hints::{
 use super::settings::{decode_output_format, decode_settings, decode_tool_choice};
 use super::tools::decode_tool;
 use super::{F, FUNCTION_FIELD};
-use crate::ids::synthetic_id;
 use crate::media::source_of_url;
-use crate::model::{
-    self, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult, Vendor,
-};
-use crate::passes::tools::NO_TYPE;
+use crate::model::{self, Media, Message, Part, PartMeta, Role, Source, Vendor};
+use crate::passes::content::{self, ContentItem, decode_plain, push_result};
+use crate::passes::request::open_request;
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::map_function_call;
-use crate::util::opaque;
+use crate::passes::tools::{decoded_call, read_function_type};
+use crate::util::{self, opaque};
 use crate::{Ctx, Error};
-use serde_json::Value;
 use wire_types::mistral as w;
-use wire_types::{Extra, TextOrParts};
+use wire_types::{Extra, Format, TextOrParts};
 
 /// Decodes a Mistral chat request.
 pub(crate) fn decode_request(
     mut req: w::Request,
     ctx: &mut Ctx<'_>,
 ) -> Result<model::Request, Error> {
-    let mut out = model::Request {
-        model: Some(std::mem::take(&mut req.model)),
-        ..Default::default()
-    };
-    // The unknown fields first, then the known ones that have no neutral place.
-    let mut v = Vendor::from_extra(F, &req.extra, &[]);
+    let (mut out, mut v) = open_request(std::mem::take(&mut req.model), &req.extra, F);
 
     for (i, m) in std::mem::take(&mut req.messages).into_iter().enumerate() {
         let at = format!("/messages/{i}");
         let n = out.messages.len();
         match m {
-            w::Message::System(s) => {
-                out.messages
-                    .push(decode_plain(Role::System, s.content, &s.extra, n, &at, ctx))
-            }
-            w::Message::User(u) => {
-                out.messages
-                    .push(decode_plain(Role::User, u.content, &u.extra, n, &at, ctx))
-            }
+            w::Message::System(s) => out.messages.push(decode_plain(
+                Role::System,
+                s.content,
+                &s.extra,
+                &format!("/messages/{n}"),
+                &at,
+                ctx,
+            )),
+            w::Message::User(u) => out.messages.push(decode_plain(
+                Role::User,
+                u.content,
+                &u.extra,
+                &format!("/messages/{n}"),
+                &at,
+                ctx,
+            )),
             w::Message::Assistant(a) => {
                 let turn = Turn {
                     role: None,
@@ -62,7 +63,12 @@ pub(crate) fn decode_request(
                         "a tool message needs the id of the call it answers",
                     ));
                 };
-                push_result(&mut out.messages, t, call_id, &at, ctx);
+                let mut meta = PartMeta::from_extra(F, &t.extra);
+                if t.name.is_none() {
+                    meta.vendor.set_hint(F, NO_NAME, true);
+                }
+                let messages = &mut out.messages;
+                push_result(messages, t.content, meta, call_id, t.name, &at, ctx);
             }
             other => {
                 return Err(Error::unknown_role(&at, other.tag()));
@@ -83,89 +89,26 @@ pub(crate) fn decode_request(
     Ok(out)
 }
 
-/// A system or user message.
-fn decode_plain(
-    role: Role,
-    content: TextOrParts<w::ContentChunk>,
-    extra: &Extra,
-    n: usize,
-    at: &str,
-    ctx: &mut Ctx<'_>,
-) -> Message {
-    let neutral = format!("/messages/{n}");
-    ctx.map(neutral.clone(), at.to_owned());
-    let mut msg = Message::new(role, Vec::new());
-    msg.vendor = Vendor::from_extra(F, extra, &[]);
-    decode_content(
-        content,
-        &mut msg.content,
-        &mut msg.vendor,
-        &neutral,
-        at,
-        ctx,
-    );
-    msg
-}
+impl ContentItem for w::ContentChunk {
+    const FORMAT: Format = F;
+    const PARTS: &'static str = PARTS;
 
-/// Decodes `content` into `parts`, recording the [`PARTS`] hint in `v` for the array form.
-fn decode_content(
-    content: TextOrParts<w::ContentChunk>,
-    parts: &mut Vec<Part>,
-    v: &mut Vendor,
-    neutral: &str,
-    at: &str,
-    ctx: &mut Ctx<'_>,
-) {
-    match content {
-        TextOrParts::Text(t) => {
-            ctx.map(
-                format_args!("{neutral}/content/{}", parts.len()),
-                format_args!("{at}/content"),
-            );
-            parts.push(Part::text(t));
-        }
-        TextOrParts::Parts(chunks) => {
-            v.set_hint(F, PARTS, true);
-            for (j, c) in chunks.into_iter().enumerate() {
-                ctx.map(
-                    format_args!("{neutral}/content/{}", parts.len()),
-                    format_args!("{at}/content/{j}"),
-                );
-                parts.push(decode_chunk(c, ctx));
-            }
-        }
+    fn decode(self, ctx: &mut Ctx<'_>) -> Part {
+        decode_chunk(self, ctx)
     }
 }
 
 pub(super) fn decode_chunk(c: w::ContentChunk, ctx: &mut Ctx<'_>) -> Part {
     match c {
-        w::ContentChunk::Text(t) => Part::Text(Text {
-            text: t.text,
-            meta: PartMeta::from_extra(F, &t.extra),
-        }),
-        w::ContentChunk::ImageUrl(i) => {
-            let mut meta = PartMeta::from_extra(F, &i.extra);
-            let url = match i.image_url {
-                w::ImageUrlValue::Url(u) => {
-                    meta.vendor.set_hint(F, IMAGE_URL_STRING, true);
-                    u
-                }
-                w::ImageUrlValue::Object(o) => {
-                    meta.vendor.merge(Vendor::from_extra(F, &o.extra, &[]));
-                    if let Some(d) = o.detail {
-                        meta.vendor.set_field(F, "detail", Value::String(d));
-                    }
-                    o.url
-                }
-            };
-            let (source, media_type) = source_of_url(url);
-            Part::Image(Media {
-                source,
-                media_type,
-                name: None,
-                meta,
-            })
-        }
+        w::ContentChunk::Text(t) => util::text_part(F, t.text, &t.extra),
+        w::ContentChunk::ImageUrl(i) => match i.image_url {
+            w::ImageUrlValue::Url(url) => {
+                let mut meta = PartMeta::from_extra(F, &i.extra);
+                meta.vendor.set_hint(F, IMAGE_URL_STRING, true);
+                util::image_part(F, url, None, meta)
+            }
+            w::ImageUrlValue::Object(o) => util::image_of_url(F, o, &i.extra),
+        },
         w::ContentChunk::DocumentUrl(d) => {
             let (source, media_type) = source_of_url(d.document_url);
             Part::Document(Media {
@@ -232,27 +175,11 @@ pub(super) struct Turn {
 }
 
 pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -> Message {
-    ctx.map(neutral.to_owned(), at.to_owned());
-    let mut msg = Message::new(Role::Assistant, Vec::new());
-    msg.vendor = Vendor::from_extra(F, &t.extra, &[]);
-    if let Some(role) = t.role {
-        msg.vendor.set_hint(F, ROLE, role);
-    }
+    let mut msg = content::decode_turn(t.role, ROLE, t.content, &t.extra, neutral, at, ctx);
     msg.vendor.keep(F, "prefix", &t.prefix);
-    if let Some(c) = t.content {
-        decode_content(c, &mut msg.content, &mut msg.vendor, neutral, at, ctx);
-    }
     let id_base = neutral.strip_suffix("/message").unwrap_or(neutral);
     for (c, call) in t.tool_calls.into_iter().flatten().enumerate() {
-        ctx.map(
-            format_args!("{neutral}/content/{}", msg.content.len()),
-            format_args!("{at}/tool_calls/{c}"),
-        );
-        map_function_call(
-            ctx,
-            &format!("{neutral}/content/{}", msg.content.len()),
-            &format!("{at}/tool_calls/{c}"),
-        );
+        map_function_call(ctx, neutral, msg.content.len(), at, c);
         msg.content.push(decode_call(call, id_base, c));
     }
     if !msg.vendor.is_empty() {
@@ -263,64 +190,24 @@ pub(super) fn decode_turn(t: Turn, neutral: &str, at: &str, ctx: &mut Ctx<'_>) -
 
 fn decode_call(call: w::ToolCall, id_base: &str, c: usize) -> Part {
     let mut v = Vendor::from_extra(F, &call.extra, &[]);
-    match call.kind.as_deref() {
-        Some("function") => {}
-        None => v.set_hint(F, NO_TYPE, true),
-        Some(other) => v.set_field(F, "type", Value::String(other.to_owned())),
-    }
+    read_function_type(call.kind.as_deref(), &mut v, F);
     if let Some(ix) = call.index {
         v.set_hint(F, INDEX, ix);
     }
     let f = call.function;
-    for (k, val) in f.extra.fields() {
-        v.set_field(F, &format!("{FUNCTION_FIELD}{k}"), val.clone());
-    }
+    util::put_prefixed(&mut v, F, FUNCTION_FIELD, &f.extra);
     let arguments = crate::util::read_arguments(f.arguments, &mut v, F, ARGS_JSON);
-    let (id, synthetic) = match call.id {
-        Some(id) => (id, false),
-        None => {
-            v.set_hint(F, NO_ID, true);
-            (synthetic_id(id_base, c, &f.name), true)
-        }
+    let meta = PartMeta {
+        vendor: v,
+        ..Default::default()
     };
-    Part::ToolCall(ToolCall {
-        id,
-        synthetic_id: synthetic,
-        name: f.name,
+    let no_id = Some((F, NO_ID));
+    Part::ToolCall(decoded_call(
+        call.id,
+        (id_base, c),
+        f.name,
         arguments,
-        meta: PartMeta {
-            vendor: v,
-            ..Default::default()
-        },
-    })
-}
-
-/// Appends the result of a `tool` message to the tool message at the end, or starts one.
-fn push_result(
-    messages: &mut Vec<Message>,
-    t: w::ToolMessage,
-    call_id: String,
-    at: &str,
-    ctx: &mut Ctx<'_>,
-) {
-    let n = crate::util::tool_message(messages, at, ctx);
-    let k = messages.last().map_or(0, |m| m.content.len());
-    let neutral = format!("/messages/{n}/content/{k}");
-    ctx.map(neutral.clone(), at.to_owned());
-    let mut meta = PartMeta::from_extra(F, &t.extra);
-    if t.name.is_none() {
-        meta.vendor.set_hint(F, NO_NAME, true);
-    }
-    let mut content = Vec::new();
-    decode_content(t.content, &mut content, &mut meta.vendor, &neutral, at, ctx);
-    let result = ToolResult {
-        call_id,
-        name: t.name,
-        content,
-        is_error: false,
         meta,
-    };
-    if let Some(last) = messages.last_mut() {
-        last.content.push(Part::ToolResult(result));
-    }
+        no_id,
+    ))
 }

@@ -12,13 +12,13 @@ use crate::model::{
     self, Json, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult, Vendor,
 };
 use crate::passes::results;
-use crate::passes::tools::NO_TYPE;
-use crate::util::{self, drop_cache_and_signature, opaque_elsewhere};
+use crate::passes::tools::function_type;
+use crate::util::{self, Place, drop_cache_and_signature};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use wire_types::mistral as w;
-use wire_types::{Extra, Format, TextOrParts};
+use wire_types::{Extra, TextOrParts};
 
 /// The assistant message inserted between tool results and a user message from another
 /// format (Mistral rejects a user message right after tool results).
@@ -130,13 +130,9 @@ fn encode_message(
         }
         Role::Tool => {
             let mut moved = Vec::new();
-            for (j, p) in m.content.into_iter().enumerate() {
-                let pat = format!("{at}/content/{j}");
-                match p {
-                    Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, ctx)),
-                    other => util::drop_tool_message_part(&other, pat, ctx),
-                }
-            }
+            util::tool_results(m.content, &at, ctx, |r, pat, ctx| {
+                out.push(encode_result(r, pat, &mut moved, ctx));
+            });
             // Mistral rejects a user message right after tool results ("Unexpected role
             // 'user' after role 'tool'"): the images join the user message that follows
             // anyway, if there is one; otherwise they cannot be sent.
@@ -160,19 +156,6 @@ fn encode_message(
     }
 }
 
-/// Where content goes: what each role's content may hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Place {
-    /// Text only.
-    System,
-    /// Text, images, documents, audio.
-    User,
-    /// Text and thinking.
-    Assistant,
-    /// Anything a user message takes.
-    Tool,
-}
-
 /// Encodes parts (with their neutral indices) as content: the string form for one plain
 /// text part (unless the source used chunks), chunks otherwise. `None` when nothing is
 /// left.
@@ -185,15 +168,7 @@ fn encode_content(
 ) -> Option<TextOrParts<w::ContentChunk>> {
     // Mistral's own chunk list is written back as it came; otherwise an empty text part
     // (a Gemini signature-only part, say) is not sent as an empty chunk.
-    let own = v.flag(F, PARTS);
-    let mut empty = false;
-    let mut out = Vec::with_capacity(parts.len());
-    for (j, p) in parts {
-        let pat = format!("{at}/content/{j}");
-        if util::skip_empty_text(&p, own, &pat, ctx) {
-            empty = true;
-            continue;
-        }
+    util::encode_items(parts, v.flag(F, PARTS), at, ctx, |p, pat, ctx| {
         let allowed = matches!(
             (&p, place),
             (
@@ -206,28 +181,19 @@ fn encode_content(
                 )
         );
         if !allowed {
-            let role = match place {
-                Place::System => "system",
-                Place::User => "user",
-                Place::Assistant => "assistant",
-                Place::Tool => "tool",
-            };
+            let role = place.name();
             ctx.dropped(
                 LossCode::PartUnsupported,
-                pat,
+                pat.to_owned(),
                 format!("mistral {role} messages carry no {} parts", p.kind()),
             );
-            continue;
+            return None;
         }
-        if let Some(enc) = encode_chunk(p, &pat, ctx) {
-            out.push(enc);
-        }
-    }
-    util::text_or_items(out, empty, own, |c| match c {
-        w::ContentChunk::Text(t) if t.extra.is_empty() => Ok(t.text),
-        other => Err(other),
+        encode_chunk(p, pat, ctx)
     })
 }
+
+util::text_item!(w::ContentChunk, w::ContentChunk::Text, text_chunk);
 
 /// A text chunk with nothing but its text.
 fn text_chunk(text: String) -> w::ContentChunk {
@@ -245,15 +211,7 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
             text: t.text,
             extra: ctx.extra(&t.meta.vendor, w::TextChunk::FIELDS, at),
         })),
-        Part::Refusal(t) => {
-            ctx.report_foreign_fields(&t.meta.vendor, at);
-            ctx.changed(
-                LossCode::PartAsText,
-                at.to_owned(),
-                "mistral has no refusal: it is sent as text",
-            );
-            Some(text_chunk(t.text))
-        }
+        Part::Refusal(t) => Some(text_chunk(util::refusal_as_text(t, at, ctx))),
         Part::Json(Json { value, meta }) => {
             ctx.report_foreign_fields(&meta.vendor, at);
             ctx.changed(
@@ -264,7 +222,7 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
             Some(text_chunk(value.to_string()))
         }
         Part::Image(m) => {
-            let (detail, vendor) = image_detail(&m.meta.vendor);
+            let (detail, vendor) = util::shared_image_detail(&m.meta.vendor, F);
             let mut fields = ctx.vendor_fields(&vendor, at);
             let detail = detail.or_else(|| {
                 fields
@@ -272,13 +230,7 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
                     .and_then(|d| d.as_str().map(str::to_owned))
             });
             let url = crate::media::image_url(m.source, m.media_type.as_deref(), F, at, ctx)?;
-            if let Some(name) = &m.name {
-                ctx.dropped(
-                    LossCode::PartChanged,
-                    format!("{at}/name"),
-                    format!("mistral images have no name (`{name}`)"),
-                );
-            }
+            util::drop_image_name(m.name.as_deref(), at, ctx);
             let image_url = if m.meta.vendor.flag(F, IMAGE_URL_STRING) && detail.is_none() {
                 w::ImageUrlValue::Url(url)
             } else {
@@ -351,17 +303,9 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
             }
         }
         Part::Reasoning(r) => encode_thinking(r, at, ctx),
-        Part::Opaque(o) if o.format == F => serde_json::from_value(o.value).ok(),
-        Part::Opaque(o) => match opaque_elsewhere(ctx, &o, at) {
-            Some(Part::Text(t)) => Some(text_chunk(t.text)),
-            _ => None,
-        },
+        Part::Opaque(o) => util::opaque_item(o, at, ctx, text_chunk),
         Part::ToolCall(_) | Part::ToolResult(_) => {
-            ctx.dropped(
-                LossCode::PartUnsupported,
-                at.to_owned(),
-                "a tool call or result outside an assistant or tool message",
-            );
+            util::drop_misplaced_call(at, ctx);
             None
         }
     }
@@ -373,26 +317,7 @@ fn encode_thinking(r: model::Reasoning, at: &str, ctx: &mut Ctx<'_>) -> Option<w
     let text = if own {
         r.text.clone().unwrap_or_default()
     } else {
-        let view = ctx.reasoning(&r, at)?;
-        match view.text.filter(|t| !t.is_empty()) {
-            Some(t) => t.to_owned(),
-            None if !view.summary.is_empty() => {
-                ctx.changed(
-                    LossCode::PartChanged,
-                    format!("{at}/summary"),
-                    "mistral has no reasoning summary: the summary is sent as thinking",
-                );
-                view.summary.join("\n\n")
-            }
-            None => {
-                ctx.dropped(
-                    LossCode::ReasoningDropped,
-                    at.to_owned(),
-                    "reasoning without text has no place in mistral",
-                );
-                return None;
-            }
-        }
+        util::reasoning_text(&r, at, ctx)?
     };
     let v = &r.meta.vendor;
     let kept: Option<Vec<w::ContentChunk>> = v
@@ -454,27 +379,8 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     let v = &c.meta.vendor;
     let mut fields = ctx.vendor_fields(v, at);
     let arguments = util::write_arguments(c.arguments, v.flag(F, ARGS_JSON));
-    let kind = if v.flag(F, NO_TYPE) {
-        None
-    } else {
-        Some(
-            fields
-                .shift_remove("type")
-                .and_then(|t| t.as_str().map(str::to_owned))
-                .unwrap_or_else(|| "function".to_owned()),
-        )
-    };
-    let mut function_extra = Map::new();
-    let keys: Vec<String> = fields
-        .keys()
-        .filter(|k| k.starts_with(FUNCTION_FIELD))
-        .cloned()
-        .collect();
-    for k in keys {
-        if let (Some(val), Some(name)) = (fields.shift_remove(&k), k.strip_prefix(FUNCTION_FIELD)) {
-            function_extra.insert(name.to_owned(), val);
-        }
-    }
+    let kind = function_type(v, F, &mut fields);
+    let function_extra = util::take_prefixed(&mut fields, FUNCTION_FIELD);
     w::ToolCall {
         id: (!v.flag(F, NO_ID)).then_some(c.id),
         kind,
@@ -528,40 +434,12 @@ fn encode_result(
             },
         ));
     }
-    let mut content = encode_content(parts, v, at, Place::Tool, ctx);
-    if r.is_error {
-        results::error_flag_lost(F, at, ctx);
-        content = Some(results::error_prefixed(
-            content,
-            |c| match c {
-                w::ContentChunk::Text(t) => Some(&mut t.text),
-                _ => None,
-            },
-            text_chunk,
-        ));
-    }
+    let content = encode_content(parts, v, at, Place::Tool, ctx);
+    let content = results::error_as_text(content, r.is_error, at, ctx);
     w::Message::Tool(w::ToolMessage {
         content: content.unwrap_or(TextOrParts::Text(String::new())),
         tool_call_id: Some(r.call_id),
         name: if v.flag(F, NO_NAME) { None } else { r.name },
         extra: extra_from(fields, v, w::ToolMessage::FIELDS, ctx),
     })
-}
-
-/// The image `detail` (`auto`, `low`, `high`) that OpenAI Chat, Mistral and Cohere all
-/// spell the same way and keep as a vendor field (the neutral model has no place for
-/// it), and the vendor record without it.
-fn image_detail(v: &Vendor) -> (Option<String>, Vendor) {
-    let shared = matches!(
-        v.format,
-        Some(Format::OpenaiChat | Format::Mistral | Format::Cohere)
-    );
-    match v.fields.get("detail").and_then(Value::as_str) {
-        Some(d) if shared && v.format != Some(F) => {
-            let mut rest = v.clone();
-            rest.fields.shift_remove("detail");
-            (Some(d.to_owned()), rest)
-        }
-        _ => (None, v.clone()),
-    }
 }

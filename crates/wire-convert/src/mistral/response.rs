@@ -6,7 +6,7 @@ use super::encode::encode_turn;
 use super::hints::{FINISH_NULL, INDEX, OBJECT, PROMPT_DETAILS};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, StopKind, StopReason, Usage, Vendor};
-use crate::passes::finish::{counts_dropped, stop_changed};
+use crate::passes::finish::{closed_stop, counts_dropped};
 use crate::vendor::Fields;
 use crate::{Ctx, Error};
 use serde_json::Value;
@@ -111,13 +111,8 @@ pub(crate) fn encode_response(
     ctx: &mut Ctx<'_>,
 ) -> Result<w::Response, Error> {
     let v = resp.vendor;
-    let same = v.format == Some(F);
     let mut fields = ctx.vendor_fields(&v, "");
-    let object = if same {
-        v.hint(F, OBJECT).and_then(Value::as_str).map(str::to_owned)
-    } else {
-        Some("chat.completion".to_owned())
-    };
+    let object = crate::passes::response::object_tag(&v, F, OBJECT);
     let created = resp.created.or_else(|| fields.take_as("created"));
     let mut choices = Vec::with_capacity(resp.choices.len());
     for (i, c) in resp.choices.into_iter().enumerate() {
@@ -176,23 +171,18 @@ fn encode_choice(c: Choice, i: usize, ctx: &mut Ctx<'_>) -> w::Choice {
 }
 
 pub(super) fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::FinishReason {
-    if let Some(raw) = r.raw_for(F) {
-        return w::FinishReason::from(raw);
-    }
     // `finish_reason` is a closed set: `stop`, `length`, `model_length`, `error`,
     // `tool_calls`. A content filter (or refusal) ended the answer before its natural
     // end and the SDK has no value for it: `error`, so that a client does not take the
     // answer as complete. A pause and an unknown reason become `stop`.
-    let (reason, said) = match r.kind {
-        StopKind::EndTurn | StopKind::StopSequence => return w::FinishReason::Stop,
-        StopKind::MaxTokens => return w::FinishReason::Length,
-        StopKind::ToolUse => return w::FinishReason::ToolCalls,
-        StopKind::Error => return w::FinishReason::Error,
-        StopKind::ContentFilter => (w::FinishReason::Error, "error"),
-        StopKind::Pause | StopKind::Other => (w::FinishReason::Stop, "stop"),
-    };
-    stop_changed(r, F, said, at, ctx);
-    reason
+    closed_stop(r, F, at, ctx, |kind| match kind {
+        StopKind::EndTurn | StopKind::StopSequence => Ok(w::FinishReason::Stop),
+        StopKind::MaxTokens => Ok(w::FinishReason::Length),
+        StopKind::ToolUse => Ok(w::FinishReason::ToolCalls),
+        StopKind::Error => Ok(w::FinishReason::Error),
+        StopKind::ContentFilter => Err((w::FinishReason::Error, "error")),
+        StopKind::Pause | StopKind::Other => Err((w::FinishReason::Stop, "stop")),
+    })
 }
 
 /// The usage: the counts of the SDK's `UsageInfo` (`prompt_tokens`, `completion_tokens`,

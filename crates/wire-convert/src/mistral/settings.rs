@@ -4,10 +4,10 @@ use super::F;
 use super::hints::{NAMED_NO_TYPE, STOP_STRING, TOOL_CHOICE_REQUIRED};
 use crate::model::{OutputFormat, Settings, ToolChoice, Vendor};
 use crate::vendor::Fields;
-use crate::{Ctx, LossCode};
+use crate::{Ctx, LossCode, util};
 use serde_json::{Map, Value};
+use wire_types::Extra;
 use wire_types::mistral as w;
-use wire_types::{Extra, TextOrParts};
 
 /// The neutral tool choice (`any` and `required` are both a required call); a choice it
 /// cannot say is kept whole as the `tool_choice` field of `v`.
@@ -37,10 +37,7 @@ pub(super) fn decode_tool_choice(
                 name: n.function.name,
             })
         }
-        other => {
-            v.set_field(F, "tool_choice", wire_types::to_value(&other));
-            None
-        }
+        other => util::keep_whole(v, F, "tool_choice", &other),
     }
 }
 
@@ -69,13 +66,7 @@ pub(super) fn decode_settings(req: &mut w::Request, v: &mut Vendor, ctx: &mut Ct
     ] {
         ctx.map(format_args!("/settings/{key}"), format_args!("/{key}"));
     }
-    s.stop = req.stop.take().map(|st| match st {
-        TextOrParts::Text(t) => {
-            v.set_hint(F, STOP_STRING, true);
-            vec![t]
-        }
-        TextOrParts::Parts(p) => p,
-    });
+    s.stop = util::read_stop_sequences(req.stop.take(), v, F, STOP_STRING);
     match req.random_seed.map(i64::try_from) {
         None => {}
         Some(Ok(seed)) => s.seed = Some(seed),
@@ -94,10 +85,7 @@ pub(super) fn decode_output_format(
 ) -> Option<OutputFormat> {
     ctx.map("/output_format", "/response_format");
     match f? {
-        f if !f.extra.is_empty() => {
-            v.set_field(F, "response_format", wire_types::to_value(&f));
-            None
-        }
+        f if !f.extra.is_empty() => util::keep_whole(v, F, "response_format", &f),
         w::ResponseFormat {
             kind: Some(w::ResponseFormatType::Text),
             json_schema: None,
@@ -119,10 +107,7 @@ pub(super) fn decode_output_format(
                 strict: spec.strict,
             })
         }
-        other => {
-            v.set_field(F, "response_format", wire_types::to_value(&other));
-            None
-        }
+        other => util::keep_whole(v, F, "response_format", &other),
     }
 }
 
@@ -150,13 +135,7 @@ pub(super) fn encode_settings(
         stream,
         stream_usage: _,
     } = s;
-    if top_k.is_some() {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            "/settings/top_k",
-            "mistral has no top_k",
-        );
-    }
+    util::drop_top_k(top_k, ctx);
     if reasoning.is_some() {
         ctx.dropped(
             LossCode::FieldUnsupported,
@@ -201,7 +180,7 @@ pub(super) fn encode_output_format(f: OutputFormat) -> w::ResponseFormat {
         } => (
             w::ResponseFormatType::JsonSchema,
             Some(w::JsonSchemaSpec {
-                name: name.unwrap_or_else(|| "output".to_owned()),
+                name: util::schema_name(name),
                 description: None,
                 schema: Some(schema),
                 strict,

@@ -11,28 +11,22 @@ use crate::ids::synthetic_id;
 use crate::model::{
     self, Media, Message, Part, PartMeta, Role, Source, ToolCall, ToolResult, Vendor,
 };
-use crate::passes::tools::map_function_call;
+use crate::passes::request::open_request;
+use crate::passes::tools::{decode_tools, decoded_call, map_function_call};
 use crate::{Ctx, Error, media, util};
 use serde_json::Value;
 use wire_types::ollama as w;
 
 /// Decodes an `/api/chat` request.
 pub(crate) fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model::Request, Error> {
-    let mut out = model::Request {
-        model: Some(req.model),
-        ..Default::default()
-    };
-    let mut v = Vendor::from_extra(F, &req.extra, &[]);
+    let (mut out, mut v) = open_request(req.model, &req.extra, F);
 
     let mut pending = Pending::default();
     for (i, m) in req.messages.into_iter().enumerate() {
         decode_message(m, i, &mut out.messages, &mut pending, ctx)?;
     }
 
-    for (k, t) in req.tools.into_iter().flatten().enumerate() {
-        ctx.map(format_args!("/tools/{k}"), format_args!("/tools/{k}"));
-        out.tools.push(decode_tool(t));
-    }
+    out.tools = decode_tools(req.tools, decode_tool, ctx);
 
     out.settings = decode_settings(req.options, req.stream, req.think, &mut v, ctx);
     out.output_format = decode_format(req.format, &mut v, ctx);
@@ -96,9 +90,7 @@ pub(super) fn decode_turn(
     at: &str,
     ctx: &mut Ctx<'_>,
 ) -> Message {
-    ctx.map(neutral.to_owned(), at.to_owned());
-    let mut msg = Message::new(role, Vec::new());
-    msg.vendor = Vendor::from_extra(F, &m.extra, &[]);
+    let mut msg = crate::passes::content::message(F, role, &m.extra, neutral, at, ctx);
     if spelled != role_name(role) {
         msg.vendor.set_hint(F, ROLE, spelled);
     }
@@ -144,15 +136,7 @@ pub(super) fn decode_turn(
     if let Some(calls) = m.tool_calls {
         if assistant {
             for (c, call) in calls.into_iter().enumerate() {
-                ctx.map(
-                    format_args!("{neutral}/content/{}", msg.content.len()),
-                    format_args!("{at}/tool_calls/{c}"),
-                );
-                map_function_call(
-                    ctx,
-                    &format!("{neutral}/content/{}", msg.content.len()),
-                    &format!("{at}/tool_calls/{c}"),
-                );
+                map_function_call(ctx, neutral, msg.content.len(), at, c);
                 // `/choices/0/message` → ids `call_0_<c>_<name>`.
                 let id_base = neutral.strip_suffix("/message").unwrap_or(neutral);
                 msg.content
@@ -188,9 +172,7 @@ fn decode_call(call: w::ToolCall, neutral: &str, c: usize) -> ToolCall {
         Some(other) => v.set_field(F, "type", Value::String(other.to_owned())),
     }
     let f = call.function;
-    for (k, val) in f.extra.fields() {
-        v.set_field(F, &format!("{FUNCTION}{k}"), val.clone());
-    }
+    util::put_prefixed(&mut v, F, FUNCTION, &f.extra);
     let nulls: Vec<Value> = f.extra.nulls().iter().map(|n| Value::from(*n)).collect();
     if !nulls.is_empty() {
         v.set_hint(F, FUNCTION_NULLS, nulls);
@@ -198,20 +180,12 @@ fn decode_call(call: w::ToolCall, neutral: &str, c: usize) -> ToolCall {
     if let Some(ix) = f.index {
         v.set_hint(F, INDEX, ix);
     }
-    let (id, synthetic) = match call.id {
-        Some(id) => (id, false),
-        None => (synthetic_id(neutral, c, &f.name), true),
+    let meta = PartMeta {
+        vendor: v,
+        ..Default::default()
     };
-    ToolCall {
-        id,
-        synthetic_id: synthetic,
-        name: f.name,
-        arguments: util::args_of(f.arguments),
-        meta: PartMeta {
-            vendor: v,
-            ..Default::default()
-        },
-    }
+    let arguments = util::args_of(f.arguments);
+    decoded_call(call.id, (neutral, c), f.name, arguments, meta, None)
 }
 
 /// A `tool` message: one result, appended to the tool message at the end or a new one.

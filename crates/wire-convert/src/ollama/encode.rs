@@ -75,13 +75,9 @@ fn encode_message(
     let at = format!("/messages/{i}");
     if m.role == Role::Tool {
         let mut moved = Vec::new();
-        for (j, p) in m.content.into_iter().enumerate() {
-            let pat = format!("{at}/content/{j}");
-            match p {
-                Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, st, ctx)),
-                other => util::drop_tool_message_part(&other, pat, ctx),
-            }
-        }
+        util::tool_results(m.content, &at, ctx, |r, pat, ctx| {
+            out.push(encode_result(r, pat, &mut moved, st, ctx));
+        });
         if !moved.is_empty() {
             // Images of the results, in a user message right after them.
             out.push(w::Message {
@@ -193,24 +189,8 @@ fn encode_reasoning(r: model::Reasoning, at: &str, g: &mut Gathered, ctx: &mut C
         g.thinking.push(String::new());
         return;
     }
-    let Some(view) = ctx.reasoning(&r, at) else {
-        return;
-    };
-    match view.text.filter(|t| !t.is_empty()) {
-        Some(t) => g.thinking.push(t.to_owned()),
-        None if !view.summary.is_empty() => {
-            ctx.changed(
-                LossCode::PartChanged,
-                format!("{at}/summary"),
-                "ollama has no reasoning summary: the summary is sent as thinking",
-            );
-            g.thinking.push(view.summary.join("\n\n"));
-        }
-        None => ctx.dropped(
-            LossCode::ReasoningDropped,
-            at,
-            "reasoning without text has no place in ollama",
-        ),
+    if let Some(text) = util::reasoning_text(&r, at, ctx) {
+        g.thinking.push(text);
     }
 }
 

@@ -6,7 +6,7 @@ use super::hints::{DONE, NO_DONE_REASON, NO_MESSAGE};
 use super::{F, plain_message};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, Role, StopKind, StopReason, Usage, Vendor};
-use crate::passes::finish::{stop_changed, usage_dropped};
+use crate::passes::finish::{closed_stop, usage_dropped};
 use crate::passes::response::first_choice;
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode, util};
@@ -187,18 +187,14 @@ pub(super) fn encode_response(
 
 /// The `done_reason` of a stop reason at neutral pointer `at`.
 fn encode_stop(r: &StopReason, at: &str, ctx: &mut Ctx<'_>) -> w::DoneReason {
-    if let Some(raw) = r.raw_for(F) {
-        return w::DoneReason::from(raw);
-    }
     // `done_reason` says `stop` or `length` (`load` / `unload` answer empty requests).
-    match r.kind {
-        StopKind::EndTurn | StopKind::StopSequence | StopKind::ToolUse => w::DoneReason::Stop,
-        StopKind::MaxTokens => w::DoneReason::Length,
+    closed_stop(r, F, at, ctx, |kind| match kind {
+        StopKind::EndTurn | StopKind::StopSequence | StopKind::ToolUse => Ok(w::DoneReason::Stop),
+        StopKind::MaxTokens => Ok(w::DoneReason::Length),
         StopKind::ContentFilter | StopKind::Pause | StopKind::Error | StopKind::Other => {
-            stop_changed(r, F, "stop", at, ctx);
-            w::DoneReason::Stop
+            Err((w::DoneReason::Stop, "stop"))
         }
-    }
+    })
 }
 
 /// `(prompt_eval_count, eval_count)`; the breakdowns Ollama has no field for are losses.

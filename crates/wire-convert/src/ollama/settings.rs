@@ -6,7 +6,7 @@ use super::{F, OPTION};
 use crate::model::{OutputFormat, ReasoningConfig, Settings, ToolChoice, Vendor};
 use crate::util::take_prefixed;
 use crate::vendor::Fields;
-use crate::{Ctx, LossCode};
+use crate::{Ctx, LossCode, util};
 use serde_json::{Map, Value};
 use wire_types::ollama as w;
 
@@ -125,10 +125,7 @@ pub(super) fn decode_format(
             schema: Value::Object(schema),
             strict: None,
         }),
-        Some(other) => {
-            v.set_field(F, "format", wire_types::to_value(&other));
-            None
-        }
+        Some(other) => util::keep_whole(v, F, "format", &other),
     }
 }
 
@@ -228,13 +225,7 @@ pub(super) fn encode_think(
 
 fn reasoning_think(r: &ReasoningConfig, ctx: &mut Ctx<'_>) -> Option<w::Think> {
     let at = "/settings/reasoning";
-    if r.include == Some(false) {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            format!("{at}/include"),
-            "ollama returns the thinking of a thinking model; it cannot be hidden",
-        );
-    }
+    util::thinking_always_returned(r, "thinking", at, ctx);
     let think = if r.enabled == Some(false) {
         Some(w::Think::Enabled(false))
     } else if let Some(e) = &r.effort {
@@ -287,38 +278,16 @@ pub(super) fn encode_format(
         None => fields.take_as("format"),
         Some(OutputFormat::Text) => None,
         Some(OutputFormat::JsonObject) => Some(w::Format::Named("json".to_owned())),
-        Some(OutputFormat::JsonSchema {
-            name,
-            schema,
-            strict,
-        }) => {
-            if let Some(name) = name {
-                ctx.dropped(
-                    LossCode::FieldUnsupported,
-                    "/output_format/name",
-                    format!("ollama output schemas have no name (`{name}`)"),
-                );
-            }
-            if strict == Some(false) {
+        Some(schema) => match util::bare_schema(schema, ctx)? {
+            Value::Object(m) => Some(w::Format::Schema(m)),
+            other => {
                 ctx.changed(
-                    LossCode::SettingChanged,
-                    "/output_format/strict",
-                    "ollama always constrains the output to the schema",
+                    LossCode::SchemaChanged,
+                    "/output_format/schema",
+                    format!("ollama takes an object schema, not {other}: any JSON is asked for"),
                 );
+                Some(w::Format::Named("json".to_owned()))
             }
-            match schema {
-                Value::Object(m) => Some(w::Format::Schema(m)),
-                other => {
-                    ctx.changed(
-                        LossCode::SchemaChanged,
-                        "/output_format/schema",
-                        format!(
-                            "ollama takes an object schema, not {other}: any JSON is asked for"
-                        ),
-                    );
-                    Some(w::Format::Named("json".to_owned()))
-                }
-            }
-        }
+        },
     }
 }

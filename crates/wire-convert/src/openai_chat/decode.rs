@@ -6,13 +6,11 @@ use super::hints::{
 };
 use super::settings::{decode_output_format, decode_settings, decode_tool_choice};
 use super::tools::decode_tool;
-use crate::ids::synthetic_id;
-use crate::media::{parse_data_url, source_of_url};
-use crate::model::{
-    self, Media, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult, Vendor,
-};
-use crate::passes::tools::NO_TYPE;
+use crate::media::parse_data_url;
+use crate::model::{self, Media, Message, Part, PartMeta, Role, Source, Text, ToolResult, Vendor};
+use crate::passes::request::open_request;
 use crate::passes::tools::decode_tools;
+use crate::passes::tools::{decoded_call, read_function_type};
 use crate::util::{self, keep, opaque};
 use crate::{Ctx, Error};
 use serde_json::{Map, Value};
@@ -24,12 +22,7 @@ pub(crate) fn decode_request(
     mut req: w::Request,
     ctx: &mut Ctx<'_>,
 ) -> Result<model::Request, Error> {
-    let mut out = model::Request {
-        model: Some(std::mem::take(&mut req.model)),
-        ..Default::default()
-    };
-    // The unknown fields first, then the known ones that have no neutral place.
-    let mut v = Vendor::from_extra(F, &req.extra, &[]);
+    let (mut out, mut v) = open_request(std::mem::take(&mut req.model), &req.extra, F);
 
     // Messages: consecutive tool messages become one neutral tool message.
     let mut paths = util::ItemPaths::new(String::new(), "", "messages");
@@ -158,29 +151,12 @@ fn decode_content(
 /// One content part; a part this format does not know is kept whole as an opaque part.
 fn decode_part(p: w::ContentPart, ctx: &mut Ctx<'_>) -> Part {
     match p {
-        w::ContentPart::Text(t) => Part::Text(Text {
-            text: t.text,
-            meta: PartMeta::from_extra(F, &t.extra),
-        }),
+        w::ContentPart::Text(t) => util::text_part(F, t.text, &t.extra),
         w::ContentPart::Refusal(r) => Part::Refusal(Text {
             text: r.refusal,
             meta: PartMeta::from_extra(F, &r.extra),
         }),
-        w::ContentPart::ImageUrl(i) => {
-            let mut meta = PartMeta::from_extra(F, &i.extra);
-            meta.vendor
-                .merge(Vendor::from_extra(F, &i.image_url.extra, &[]));
-            if let Some(d) = i.image_url.detail {
-                meta.vendor.set_field(F, "detail", Value::String(d));
-            }
-            let (source, media_type) = source_of_url(i.image_url.url);
-            Part::Image(Media {
-                source,
-                media_type,
-                name: None,
-                meta,
-            })
-        }
+        w::ContentPart::ImageUrl(i) => util::image_of_url(F, i.image_url, &i.extra),
         w::ContentPart::InputAudio(a) => {
             let mut meta = PartMeta::from_extra(F, &a.extra);
             meta.vendor
@@ -330,29 +306,20 @@ fn decode_call(call: w::ToolCall, neutral: &str, c: usize, ctx: &mut Ctx<'_>) ->
         }
         (None, None, _) => unreachable!("checked above"),
     };
-    match call.kind {
-        Some(w::ToolCallType::Function) => {}
-        None => v.set_hint(F, NO_TYPE, true),
-        Some(other) => v.set_field(F, "type", Value::String(other.as_str().to_owned())),
-    }
+    read_function_type(call.kind.as_ref().map(w::ToolCallType::as_str), v, F);
     if !v.fields.is_empty() || !v.hints.is_empty() {
         v.format = Some(F);
     }
     let arguments = util::read_arguments(arguments, v, F, ARGS_JSON);
-    let (id, synthetic) = match call.id {
-        Some(id) => (id, false),
-        None => {
-            v.set_hint(F, NO_ID, true);
-            (synthetic_id(neutral, c, &name), true)
-        }
-    };
-    Part::ToolCall(ToolCall {
-        id,
-        synthetic_id: synthetic,
+    let no_id = Some((F, NO_ID));
+    Part::ToolCall(decoded_call(
+        call.id,
+        (neutral, c),
         name,
         arguments,
         meta,
-    })
+        no_id,
+    ))
 }
 
 /// The result a `tool` message carries.

@@ -9,7 +9,7 @@ use super::tools::encode_tools;
 use crate::ctx::extra_from;
 use crate::media::data_url;
 use crate::model::{self, Json, Message, Part, Role, Source, ToolCall, ToolResult, Vendor};
-use crate::passes::tools::NO_TYPE;
+use crate::passes::tools::function_type;
 use crate::util::{self, drop_cache, drop_cache_and_signature, opaque_elsewhere, set_path};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
@@ -116,15 +116,9 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
         Role::Assistant => out.push(w::Message::Assistant(encode_assistant(m, at, ctx))),
         Role::Tool => {
             let mut moved: Vec<w::ContentPart> = Vec::new();
-            let mut pat = ctx.buf();
-            for (j, p) in m.content.into_iter().enumerate() {
-                set_path(&mut pat, at, "content", j);
-                match p {
-                    Part::ToolResult(r) => out.push(encode_result(r, &pat, &mut moved, ctx)),
-                    other => util::drop_tool_message_part(&other, pat.clone(), ctx),
-                }
-            }
-            ctx.give_back(pat);
+            util::tool_results(m.content, at, ctx, |r, pat, ctx| {
+                out.push(encode_result(r, pat, &mut moved, ctx));
+            });
             if !moved.is_empty() {
                 out.push(w::Message::User(w::UserMessage {
                     content: TextOrParts::Parts(moved),
@@ -421,11 +415,7 @@ fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
             );
             Some(text_part(value.to_string()))
         }
-        Part::Opaque(o) if o.format == F => serde_json::from_value(o.value).ok(),
-        Part::Opaque(o) => match opaque_elsewhere(ctx, &o, at) {
-            Some(Part::Text(t)) => Some(text_part(t.text)),
-            _ => None,
-        },
+        Part::Opaque(o) => util::opaque_item(o, at, ctx, text_part),
         Part::Reasoning(_) => {
             ctx.dropped(
                 LossCode::ReasoningDropped,
@@ -435,11 +425,7 @@ fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
             None
         }
         Part::ToolCall(_) | Part::ToolResult(_) => {
-            ctx.dropped(
-                LossCode::PartUnsupported,
-                at.to_owned(),
-                "a tool call or result outside an assistant or tool message",
-            );
+            util::drop_misplaced_call(at, ctx);
             None
         }
     }
@@ -608,16 +594,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     let v = &vendor;
     let args_json = v.flag(F, ARGS_JSON);
     let arguments = util::write_arguments(c.arguments, args_json);
-    let kind = if v.flag(F, NO_TYPE) {
-        None
-    } else {
-        Some(
-            fields
-                .shift_remove("type")
-                .and_then(|t| t.as_str().map(w::ToolCallType::from))
-                .unwrap_or(w::ToolCallType::Function),
-        )
-    };
+    let kind = function_type(v, F, &mut fields);
     let id = if v.flag(F, NO_ID) { None } else { Some(c.id) };
     // Not `take_as`: a name that is not a string must not stay in the fields and go out
     // beside the flat form's own.

@@ -150,11 +150,7 @@ pub(crate) fn encode_response(
 ) -> Result<w::Response, Error> {
     let v = resp.vendor;
     let mut fields = ctx.vendor_fields(&v, "");
-    let object = v
-        .hint(F, OBJECT)
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .or_else(|| (v.format != Some(F)).then(|| "chat.completion".to_owned()));
+    let object = crate::passes::response::object_tag(&v, F, OBJECT);
     // `id`, `created` and `model`, which the SDK requires, are filled by
     // `passes::response` when the source has none.
     let created = resp.created.or_else(|| fields.take_as("created"));

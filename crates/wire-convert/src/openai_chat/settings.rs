@@ -5,8 +5,8 @@ use super::hints::{MAX_TOKENS, STOP_STRING};
 use crate::model::{OutputFormat, ReasoningConfig, Settings, ToolChoice, Vendor};
 use crate::{Ctx, LossCode, util};
 use serde_json::{Map, Value};
+use wire_types::Extra;
 use wire_types::openai_chat as w;
-use wire_types::{Extra, TextOrParts};
 
 /// The neutral tool choice; a choice it cannot say (an allowed-tools list, a custom
 /// tool, unknown members) is kept whole as the `tool_choice` field of `v`.
@@ -22,10 +22,7 @@ pub(super) fn decode_tool_choice(c: Option<w::ToolChoice>, v: &mut Vendor) -> Op
                 name: f.function.name,
             })
         }
-        other => {
-            v.set_field(F, "tool_choice", wire_types::to_value(&other));
-            None
-        }
+        other => util::keep_whole(v, F, "tool_choice", &other),
     }
 }
 
@@ -69,13 +66,7 @@ pub(super) fn decode_settings(req: &mut w::Request, v: &mut Vendor, ctx: &mut Ct
     }
     s.temperature = req.temperature.take();
     s.top_p = req.top_p.take();
-    s.stop = req.stop.take().map(|st| match st {
-        TextOrParts::Text(t) => {
-            v.set_hint(F, STOP_STRING, true);
-            vec![t]
-        }
-        TextOrParts::Parts(p) => p,
-    });
+    s.stop = util::read_stop_sequences(req.stop.take(), v, F, STOP_STRING);
     s.seed = req.seed;
     s.presence_penalty = req.presence_penalty.take();
     s.frequency_penalty = req.frequency_penalty.take();
@@ -136,10 +127,7 @@ pub(super) fn decode_output_format(
                 strict: j.json_schema.strict,
             })
         }
-        other => {
-            v.set_field(F, "response_format", wire_types::to_value(&other));
-            None
-        }
+        other => util::keep_whole(v, F, "response_format", &other),
     }
 }
 
@@ -185,13 +173,7 @@ pub(super) fn encode_settings(s: Settings, v: &Vendor, out: &mut w::Request, ctx
             out.max_completion_tokens = Some(m);
         }
     }
-    if top_k.is_some() {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            "/settings/top_k",
-            "openai-chat has no top_k",
-        );
-    }
+    util::drop_top_k(top_k, ctx);
     if let Some(r) = reasoning {
         out.reasoning_effort = encode_effort(&r, "/settings/reasoning", ctx);
     }
@@ -210,19 +192,8 @@ fn encode_effort(r: &ReasoningConfig, at: &str, ctx: &mut Ctx<'_>) -> Option<w::
     if let Some(e) = &r.effort {
         return Some(w::ReasoningEffort::from(e.as_str()));
     }
-    if r.enabled == Some(false) {
-        return Some(w::ReasoningEffort::None);
-    }
-    if let Some(b) = r.budget_tokens {
-        let e = util::budget_to_effort(b);
-        ctx.changed(
-            LossCode::SettingChanged,
-            format!("{at}/budget_tokens"),
-            format!(
-                "openai-chat takes an effort level, not a token budget: {b} tokens sent as `{e}`"
-            ),
-        );
-        return Some(w::ReasoningEffort::from(e));
+    if let Some(e) = util::effort_off_or_budget(r, at, ctx) {
+        return Some(e);
     }
     if r.enabled == Some(true) {
         ctx.changed(
@@ -275,7 +246,7 @@ pub(super) fn encode_output_format(f: OutputFormat) -> w::ResponseFormat {
             strict,
         } => w::ResponseFormat::JsonSchema(w::JsonSchemaFormat {
             json_schema: w::JsonSchemaSpec {
-                name: name.unwrap_or_else(|| "output".to_owned()),
+                name: util::schema_name(name),
                 description: None,
                 schema: Some(schema),
                 strict,

@@ -3,8 +3,7 @@
 use super::hints::SUMMARY;
 use super::{F, put_sub, to_map};
 use crate::model::{OutputFormat, ReasoningConfig, Settings, ToolChoice, Vendor};
-use crate::util::budget_to_effort;
-use crate::{Ctx, LossCode};
+use crate::{Ctx, LossCode, util};
 use serde_json::{Value, json};
 use wire_types::openai_responses as w;
 
@@ -195,19 +194,7 @@ fn encode_effort(r: &ReasoningConfig, at: &str, ctx: &mut Ctx<'_>) -> Option<w::
         let lower = e.to_ascii_lowercase();
         return Some(w::ReasoningEffort::from(lower.as_str()));
     }
-    if r.enabled == Some(false) {
-        return Some(w::ReasoningEffort::None);
-    }
-    if let Some(b) = r.budget_tokens {
-        let e = budget_to_effort(b);
-        ctx.changed(
-            LossCode::SettingChanged,
-            format!("{at}/budget_tokens"),
-            format!("{F} takes an effort level, not a token budget: {b} tokens sent as `{e}`"),
-        );
-        return Some(w::ReasoningEffort::from(e));
-    }
-    None
+    util::effort_off_or_budget(r, at, ctx)
 }
 
 /// A neutral output format as `text.format` (a schema without a name is `output`).
@@ -220,7 +207,7 @@ fn encode_format(f: OutputFormat) -> w::TextFormat {
             schema,
             strict,
         } => w::TextFormat::JsonSchema(w::JsonSchemaFormat {
-            name: name.unwrap_or_else(|| "output".to_owned()),
+            name: util::schema_name(name),
             schema,
             description: None,
             strict,

@@ -2,7 +2,7 @@
 //! value for, and the usage counts it has no field for, each one loss worded once for
 //! every format (Mistral, Cohere, Ollama), and the total token count they write.
 
-use crate::model::{StopReason, Usage};
+use crate::model::{StopKind, StopReason, Usage};
 use crate::{Ctx, Format, LossCode};
 use serde_json::Value;
 
@@ -33,6 +33,29 @@ pub(crate) fn stop_changed(
             stop_name(r)
         ),
     );
+}
+
+/// A stop reason as a target whose stop values are a closed set writes it (Cohere,
+/// Mistral, Ollama): its own raw value as it came; else what `table` gives for the
+/// neutral kind, `Ok` where the target has a value for it, `Err((value, said))` for the
+/// nearest, sent with the loss of [`stop_changed`] (`said`: the value as written).
+pub(crate) fn closed_stop<T: for<'a> From<&'a str>>(
+    r: &StopReason,
+    format: Format,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+    table: impl FnOnce(StopKind) -> Result<T, (T, &'static str)>,
+) -> T {
+    if let Some(raw) = r.raw_for(format) {
+        return T::from(raw);
+    }
+    match table(r.kind) {
+        Ok(value) => value,
+        Err((value, said)) => {
+            stop_changed(r, format, said, at, ctx);
+            value
+        }
+    }
 }
 
 /// The losses of the usage counts `format` reports no field for (`counts`, each named by

@@ -17,8 +17,9 @@
 //! | a choice's `stop_reason` | `tool_use` when the answer calls tools, else `end_turn` |
 //! | the answer | one empty assistant message at the end of its turn (a body that holds one) |
 
-use crate::model::{Choice, Message, Part, Response, Role, StopKind, StopReason, Usage};
-use crate::{Ctx, LossCode};
+use crate::model::{Choice, Message, Part, Response, Role, StopKind, StopReason, Usage, Vendor};
+use crate::{Ctx, Format, LossCode};
+use serde_json::Value;
 
 /// The stand-in for a required response id the source lacks.
 pub(crate) const STAND_IN_ID: &str = "";
@@ -193,6 +194,24 @@ fn empty_choice() -> Choice {
         message: Message::new(Role::Assistant, Vec::new()),
         stop_reason: Some(StopReason::new(StopKind::EndTurn)),
         vendor: Default::default(),
+    }
+}
+
+/// The `object` type tag of an OpenAI-style response body of `format` (OpenAI Chat,
+/// Mistral): the source's own as it came (the hint `hint`), else `chat.completion` for a
+/// response from another format.
+pub(crate) fn object_tag(v: &Vendor, format: Format, hint: &str) -> Option<String> {
+    v.hint(format, hint)
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .or_else(|| (v.format != Some(format)).then(|| "chat.completion".to_owned()))
+}
+
+/// Reports a response's creation time, for a target whose responses carry none.
+pub(crate) fn drop_created(created: Option<u64>, ctx: &mut Ctx<'_>) {
+    if created.is_some() {
+        let detail = format!("{} responses carry no creation time", ctx.format);
+        ctx.dropped(LossCode::FieldUnsupported, "/created", detail);
     }
 }
 

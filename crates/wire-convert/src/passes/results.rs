@@ -49,6 +49,22 @@ pub(crate) fn error_prefixed<T>(
     }
 }
 
+/// A tool result's content for a target with no error flag on tool results: a failed
+/// result's with its first text prefixed `Error: ` ([`error_prefixed`]), and the loss of
+/// the flag ([`error_flag_lost`]).
+pub(crate) fn error_as_text<T: crate::util::TextItem>(
+    content: Option<TextOrParts<T>>,
+    is_error: bool,
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) -> Option<TextOrParts<T>> {
+    if !is_error {
+        return content;
+    }
+    error_flag_lost(ctx.format, at, ctx);
+    Some(error_prefixed(content, T::text_mut, T::text))
+}
+
 /// Gives every tool result without a name the name of its call, when the call is in the
 /// conversation (the name then survives pruning of the call).
 pub(crate) fn resolve_result_names(messages: &mut [Message]) {

@@ -9,7 +9,7 @@
 //! the same format writes each back where it was.
 
 use crate::ctx::extra_from;
-use crate::model::{Dialect, Opaque, Tool, ToolDef, Vendor};
+use crate::model::{Arguments, Dialect, Opaque, PartMeta, Tool, ToolCall, ToolDef, Vendor};
 use crate::{Ctx, Format, LossCode, schema};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -30,19 +30,84 @@ pub(crate) fn decode_tools<T>(
     out
 }
 
-/// Maps the neutral fields of a call (at `neutral`) to its OpenAI-style `function`
-/// object in the source (at `source`).
-pub(crate) fn map_function_call(ctx: &mut Ctx<'_>, neutral: &str, source: &str) {
-    for (n, s) in [("name", "name"), ("arguments", "arguments")] {
-        ctx.map(
-            format_args!("{neutral}/{n}"),
-            format_args!("{source}/function/{s}"),
-        );
+/// Maps call `c` of the source message at `at` (its OpenAI-style `tool_calls/<c>`) to
+/// part `k` of the neutral message at `neutral`, and the call's name and arguments to
+/// those of its `function` object.
+pub(crate) fn map_function_call(ctx: &mut Ctx<'_>, neutral: &str, k: usize, at: &str, c: usize) {
+    let part = (neutral, "/content/", k);
+    let call = (at, "/tool_calls/", c);
+    ctx.map(part, call);
+    for (n, s) in [
+        ("/name", "/function/name"),
+        ("/arguments", "/function/arguments"),
+    ] {
+        ctx.map((part, n), (call, s));
     }
 }
 
 /// Hint: the wrapper object had no `type` (written back without one).
 pub(crate) const NO_TYPE: &str = "no_type";
+
+/// Reads the `type` of an OpenAI-style function call of `format` into `v`, for
+/// [`function_type`] to write back: `function` says nothing; none is the hint
+/// [`NO_TYPE`]; another is the vendor field `type`.
+pub(crate) fn read_function_type(kind: Option<&str>, v: &mut Vendor, format: Format) {
+    match kind {
+        Some("function") => {}
+        None => v.set_hint(format, NO_TYPE, true),
+        Some(other) => v.set_field(format, "type", Value::String(other.to_owned())),
+    }
+}
+
+/// Call `c` of the neutral message at `base`, decoded: named `name`, with `arguments`
+/// and `meta`; its id is the source's, or else one made with
+/// [`crate::ids::synthetic_id`] ([`ToolCall::synthetic_id`]), recorded as the hint
+/// `no_id` of `format` where the format writes no id back for it.
+pub(crate) fn decoded_call(
+    id: Option<String>,
+    (base, c): (&str, usize),
+    name: String,
+    arguments: Arguments,
+    mut meta: PartMeta,
+    no_id: Option<(Format, &str)>,
+) -> ToolCall {
+    let (id, synthetic_id) = match id {
+        Some(id) => (id, false),
+        None => {
+            if let Some((format, hint)) = no_id {
+                meta.vendor.set_hint(format, hint, true);
+            }
+            (crate::ids::synthetic_id(base, c, &name), true)
+        }
+    };
+    ToolCall {
+        id,
+        synthetic_id,
+        name,
+        arguments,
+        meta,
+    }
+}
+
+/// The `type` of an OpenAI-style function tool or call of `format`, written back as the
+/// source had it: none where it had none (hint [`NO_TYPE`]), its own `type` (the vendor
+/// field, taken out of `fields` even when it is not a string, so that it never goes out
+/// twice), else `function`.
+pub(crate) fn function_type<T: for<'s> From<&'s str>>(
+    v: &Vendor,
+    format: Format,
+    fields: &mut Map<String, Value>,
+) -> Option<T> {
+    if v.flag(format, NO_TYPE) {
+        return None;
+    }
+    Some(
+        fields
+            .shift_remove("type")
+            .and_then(|t| t.as_str().map(T::from))
+            .unwrap_or_else(|| T::from("function")),
+    )
+}
 /// Hint: the wrapper object's explicit `null`s (a list of field names).
 pub(crate) const TOOL_NULLS: &str = "tool_nulls";
 /// The prefix of a wrapper object's field kept in the tool's vendor record.
@@ -250,26 +315,8 @@ pub(crate) fn encode_function<T: FunctionTool>(
     let (function_fields, tool_fields) = (T::FUNCTION_FIELDS, T::TOOL_FIELDS);
     let format = ctx.format;
     let mut fields = ctx.vendor_fields(&def.vendor, at);
-    let mut tool = Map::new();
-    let keys: Vec<String> = fields
-        .keys()
-        .filter(|k| k.starts_with(TOOL_FIELD))
-        .cloned()
-        .collect();
-    for k in keys {
-        if let Some(value) = fields.shift_remove(&k) {
-            tool.insert(k[TOOL_FIELD.len()..].to_owned(), value);
-        }
-    }
-    let kind = if def.vendor.flag(format, NO_TYPE) {
-        None
-    } else {
-        Some(
-            tool.shift_remove("type")
-                .and_then(|t| t.as_str().map(str::to_owned))
-                .unwrap_or_else(|| "function".to_owned()),
-        )
-    };
+    let mut tool = crate::util::take_prefixed(&mut fields, TOOL_FIELD);
+    let kind = function_type(&def.vendor, format, &mut tool);
     let parameters = match def.input_schema {
         Some(s) => {
             let s = schema::json_schema_input(s, def.dialect, ctx, at);
@@ -345,9 +392,7 @@ pub(crate) struct WireFunction<'a> {
 /// Reads an OpenAI-style function tool of `format` into a neutral tool.
 pub(crate) fn decode_function(f: WireFunction<'_>, format: Format) -> Tool {
     let mut v = Vendor::from_extra(format, f.function_extra, &[]);
-    for (key, value) in f.tool_extra.fields() {
-        v.set_field(format, &format!("{TOOL_FIELD}{key}"), value.clone());
-    }
+    crate::util::put_prefixed(&mut v, format, TOOL_FIELD, f.tool_extra);
     if !f.tool_extra.nulls().is_empty() {
         let nulls: Vec<Value> = f
             .tool_extra
