@@ -497,7 +497,8 @@ pub(crate) fn summary_as_text(
 }
 
 /// [`summary_as_text`] for a format that has no reasoning summary and sends it as its
-/// thinking (Cohere, Ollama, Mistral): a [`LossCode::PartChanged`], in the words they share.
+/// thinking (Cohere, Ollama, Mistral): a [`LossCode::PartChanged`], in the words they
+/// share.
 pub(crate) fn summary_as_thinking(part: PartId, ctx: &mut Ctx<'_>) {
     let detail = format!(
         "{} has no reasoning summary: the summary is sent as thinking",
