@@ -653,9 +653,9 @@ pub(crate) fn error_code(e: &StreamError) -> Option<String> {
 }
 
 /// Writes [`StreamPart`]s as one format's stream, in its wire framing (or another),
-/// event by event: nothing is held back but what the format forces (a Gemini or Ollama
-/// call waits for its complete arguments; a Responses stream ends with the whole
-/// response).
+/// event by event: nothing is held back but what the format forces (a Gemini, Ollama or
+/// Mistral call waits for its complete arguments, and a Mistral finish for the usage; a
+/// Responses stream ends with the whole response).
 ///
 /// Tool-call ids are rewritten for the target's rule as they come, deterministically
 /// and without collisions ([`StreamEncoder::ids`]); what the target cannot carry is a
