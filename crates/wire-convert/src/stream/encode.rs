@@ -497,7 +497,8 @@ pub(crate) fn summary_as_text(
 }
 
 /// [`summary_as_text`] for a format that has no reasoning summary and sends it as its
-/// thinking (Cohere, Ollama, Mistral): a [`LossCode::PartChanged`], in the words they share.
+/// thinking (Cohere, Ollama, Mistral): a [`LossCode::PartChanged`], in the words they
+/// share.
 pub(crate) fn summary_as_thinking(part: PartId, ctx: &mut Ctx<'_>) {
     let detail = format!(
         "{} has no reasoning summary: the summary is sent as thinking",
@@ -652,9 +653,9 @@ pub(crate) fn error_code(e: &StreamError) -> Option<String> {
 }
 
 /// Writes [`StreamPart`]s as one format's stream, in its wire framing (or another),
-/// event by event: nothing is held back but what the format forces (a Gemini or Ollama
-/// call waits for its complete arguments; a Responses stream ends with the whole
-/// response).
+/// event by event: nothing is held back but what the format forces (a Gemini, Ollama or
+/// Mistral call waits for its complete arguments, and a Mistral finish for the usage; a
+/// Responses stream ends with the whole response).
 ///
 /// Tool-call ids are rewritten for the target's rule as they come, deterministically
 /// and without collisions ([`StreamEncoder::ids`]); what the target cannot carry is a

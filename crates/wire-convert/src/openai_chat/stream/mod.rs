@@ -5,12 +5,13 @@
 //!
 //! The decoder is written once for every OpenAI-shaped stream ([`Shaped`], over its
 //! [`Core`]): a format reads its typed chunk into [`ChoiceDelta`]s and hands them over
-//! ([`ReadChunks`]); Mistral's stream uses the same decoder. Compatible servers bend every rule (`shared/docs/streaming.md`), so a
-//! tool-call fragment is matched to its call by `index` (the latest call when there is
-//! none), and starts a new call only when it names a tool and carries an id other than
-//! the call's: a fresh id on every fragment of one call, a name in a later fragment, one
-//! `index` for two calls all decode to the calls that were meant. A call is complete at
-//! the choice's finish, never because its arguments parse so far.
+//! ([`ReadChunks`]); Mistral's stream uses the same decoder. Compatible servers bend
+//! every rule (`shared/docs/streaming.md`), so a tool-call fragment is matched to its
+//! call by `index` (the latest call when there is none), and starts a new call only when
+//! it names a tool and carries an id other than the call's: a fresh id on every fragment
+//! of one call, a name in a later fragment, one `index` for two calls all decode to the
+//! calls that were meant. A call is complete at the choice's finish, never because its
+//! arguments parse so far.
 //!
 //! A choice's `Finish` waits for the usage chunk (or the stream's end), so that an encoder
 //! that writes usage with its stop (Anthropic's `message_delta`) has it. Logprobs and the
