@@ -12,7 +12,7 @@ use crate::model::{
     self, Media, Message, Part, PartMeta, Reasoning, Role, Source, Text, ToolCall, ToolResult,
 };
 use crate::passes::{self, thinking};
-use crate::util::{self, ItemPaths, drop_cache, opaque_elsewhere};
+use crate::util::{ItemPaths, drop_cache, opaque_elsewhere};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use std::collections::HashSet;
@@ -31,7 +31,7 @@ pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
         vendor: v,
         source: _,
     } = req;
-    let model = util::model_or_blank(model, ctx);
+    let model = passes::settings::model_or_blank(model, ctx);
     let mut fields = ctx.vendor_fields(&v, "");
     let known = Known::of(&messages);
     let open_loop = thinking::open_loop_without_own_reasoning(&messages, F);

@@ -33,9 +33,9 @@
 //!   `disable_parallel_tool_use` ↔ `parallel_tool_calls` (with no tool choice, `false`
 //!   becomes `{"type":"auto","disable_parallel_tool_use":true}`). `thinking` ↔ reasoning
 //!   settings (enabled + budget, adaptive, disabled; `display` ↔ `include`); an effort
-//!   without a budget becomes a budget (`util::effort_to_budget`, a `changed` loss);
-//!   `output_config.effort` ↔ effort, `output_config.format` ↔ a JSON-schema output
-//!   format.
+//!   without a budget becomes a budget (`passes::settings::effort_to_budget`, a
+//!   `changed` loss); `output_config.effort` ↔ effort, `output_config.format` ↔ a
+//!   JSON-schema output format.
 //! * **Thinking constraints.** With thinking on (enabled or adaptive) the API rejects
 //!   three things, which the encoder repairs, each with a `changed` loss: a budget not
 //!   below `max_tokens` (`max_tokens` is raised to the budget plus 1024, at

@@ -3,9 +3,10 @@
 
 use super::{F, hints};
 use crate::model::{OutputFormat, ReasoningConfig, Settings, ToolChoice, Vendor};
+use crate::passes;
+use crate::passes::settings::effort_to_budget;
 use crate::passes::thinking;
-use crate::util::effort_to_budget;
-use crate::{Ctx, LossCode, util};
+use crate::{Ctx, LossCode};
 use serde_json::{Number, Value, json};
 use wire_types::Extra;
 use wire_types::anthropic as w;
@@ -75,7 +76,7 @@ pub(super) fn decode_tool_choice(
             Some(ToolChoice::Tool { name: t.name })
         }
         Some(w::ToolChoice::None(n)) if n.extra.is_empty() => Some(ToolChoice::None),
-        Some(other) => util::keep_whole(v, F, "tool_choice", &other),
+        Some(other) => passes::settings::keep_whole(v, F, "tool_choice", &other),
     }
 }
 
@@ -126,7 +127,7 @@ pub(super) fn decode_thinking(
                 ..Default::default()
             })
         }
-        Some(other) => util::keep_whole(v, F, "thinking", &other),
+        Some(other) => passes::settings::keep_whole(v, F, "thinking", &other),
     }
 }
 
@@ -543,7 +544,7 @@ pub(super) fn encode_sampling(s: &Settings, v: &Vendor, ctx: &mut Ctx<'_>) -> Sa
     let top_p = s.top_p.clone().filter(|_| keep_sampling("top_p", ctx));
     let top_k = s.top_k.filter(|_| keep_sampling("top_k", ctx));
     let stream = s.stream;
-    crate::util::drop_seed_and_penalties(s, "anthropic", "seed", ctx);
+    crate::passes::settings::drop_seed_and_penalties(s, "anthropic", "seed", ctx);
     Sampling {
         temperature,
         top_p,

@@ -50,10 +50,10 @@
 //!   names them (`top_k`; `thinking: {type: enabled, budget_tokens}` or `{type:
 //!   disabled}`): read from there, and written there for another format with a `changed`
 //!   loss (other model families name them differently). An effort level becomes a token
-//!   budget (`util::effort_to_budget`). For another format, Claude's rules for thinking
-//!   apply, each with a `changed` loss: a `maxTokens` not above the budget is raised to
-//!   the budget plus 1024 (`/settings/max_tokens`; without `maxTokens` the model's maximum
-//!   applies and nothing is written), and thinking is not switched on when the
+//!   budget (`passes::settings::effort_to_budget`). For another format, Claude's rules
+//!   for thinking apply, each with a `changed` loss: a `maxTokens` not above the budget
+//!   is raised to the budget plus 1024 (`/settings/max_tokens`; without `maxTokens` the
+//!   model's maximum applies and nothing is written), and thinking is not switched on when the
 //!   conversation ends in an open tool loop (only tool results after the last assistant
 //!   message, which calls tools) whose assistant message does not start with reasoning
 //!   (`/settings/reasoning`), and a tool choice that forces a call (`any`, one tool) is

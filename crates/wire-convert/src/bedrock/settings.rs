@@ -5,8 +5,8 @@
 
 use super::{AMRF, F, hints};
 use crate::model::{OutputFormat, ReasoningConfig, Settings, ToolChoice, Vendor};
+use crate::passes::settings::effort_to_budget;
 use crate::passes::thinking;
-use crate::util::effort_to_budget;
 use crate::vendor::Fields;
 use crate::{Ctx, LossCode};
 use serde_json::{Map, Value, json};
@@ -257,7 +257,7 @@ pub(super) fn encode_tool_choice(
 /// Reports the settings Converse has no place for: seed, penalties, a parallel-call
 /// switch, and `stream` (a separate endpoint).
 pub(super) fn report_unplaced_settings(s: &Settings, ctx: &mut Ctx<'_>) {
-    crate::util::drop_seed_and_penalties(s, "bedrock converse", "sampling seed", ctx);
+    crate::passes::settings::drop_seed_and_penalties(s, "bedrock converse", "sampling seed", ctx);
     if s.parallel_tool_calls == Some(false) {
         ctx.dropped(
             LossCode::FieldUnsupported,

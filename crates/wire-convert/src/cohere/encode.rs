@@ -7,6 +7,7 @@ use super::{DOCUMENT, F, FUNCTION, Turn};
 use crate::ctx::extra_from;
 use crate::media::data_url;
 use crate::model::{self, Arguments, Message, Part, Role, Source, ToolCall, ToolResult, Vendor};
+use crate::passes;
 use crate::passes::results;
 use crate::passes::tools::NO_TYPE;
 use crate::util::{self, Place, take_prefixed};
@@ -19,7 +20,7 @@ use wire_types::{Extra, TextOrParts};
 
 /// Encodes a neutral request as a Cohere v2 chat request.
 pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-    let model = util::model_or_blank(req.model, ctx);
+    let model = passes::settings::model_or_blank(req.model, ctx);
     let v = req.vendor;
     let mut fields = ctx.vendor_fields(&v, "");
     let (tools, all_strict) = encode_request_tools(req.tools, ctx);
@@ -38,7 +39,7 @@ pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
     }
     let tool_choice = encode_tool_choice(req.tool_choice, &mut fields, ctx);
     let s = req.settings;
-    util::no_parallel_switch(
+    passes::settings::no_parallel_switch(
         s.parallel_tool_calls,
         "/settings/parallel_tool_calls",
         F,

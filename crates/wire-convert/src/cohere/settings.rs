@@ -3,8 +3,9 @@
 
 use super::F;
 use crate::model::{OutputFormat, ReasoningConfig, Settings, ToolChoice, Vendor};
+use crate::passes;
 use crate::vendor::Fields;
-use crate::{Ctx, LossCode, util};
+use crate::{Ctx, LossCode};
 use serde_json::{Map, Value};
 use wire_types::Extra;
 use wire_types::cohere as w;
@@ -21,7 +22,7 @@ pub(super) fn decode_tool_choice(
         None => None,
         Some(w::ToolChoice::Required) => Some(ToolChoice::Required),
         Some(w::ToolChoice::None) => Some(ToolChoice::None),
-        Some(other) => util::keep_whole(v, F, "tool_choice", &other),
+        Some(other) => passes::settings::keep_whole(v, F, "tool_choice", &other),
     }
 }
 
@@ -96,7 +97,7 @@ pub(super) fn decode_response_format(
                 strict: None,
             }),
         },
-        Some(other) => util::keep_whole(v, F, "response_format", &other),
+        Some(other) => passes::settings::keep_whole(v, F, "response_format", &other),
     }
 }
 
@@ -152,7 +153,7 @@ pub(super) fn encode_thinking_config(
 
 fn reasoning_thinking(r: &ReasoningConfig, ctx: &mut Ctx<'_>) -> Option<w::Thinking> {
     let at = "/settings/reasoning";
-    util::thinking_always_returned(r, "reasoning", at, ctx);
+    passes::settings::thinking_always_returned(r, "reasoning", at, ctx);
     let off = r.enabled == Some(false)
         || r.effort.as_deref() == Some("none")
         || (r.enabled.is_none() && r.effort.is_none() && r.budget_tokens.is_some_and(|b| b <= 0));
@@ -166,7 +167,7 @@ fn reasoning_thinking(r: &ReasoningConfig, ctx: &mut Ctx<'_>) -> Option<w::Think
     let budget = match (r.budget_tokens, r.effort.as_deref()) {
         (Some(b), _) => u64::try_from(b).ok(),
         (None, Some(e)) => {
-            match util::effort_to_budget(e) {
+            match passes::settings::effort_to_budget(e) {
                 Some(b) => {
                     ctx.changed(
                     LossCode::SettingChanged,
@@ -210,7 +211,7 @@ pub(super) fn encode_response_format(
         Some(OutputFormat::JsonObject) => {
             Some(w::ResponseFormat::JsonObject(w::JsonObjectFormat::default()))
         }
-        Some(schema) => util::bare_schema(schema, ctx).map(|schema| {
+        Some(schema) => passes::settings::bare_schema(schema, ctx).map(|schema| {
             w::ResponseFormat::JsonObject(w::JsonObjectFormat {
                 json_schema: Some(schema),
                 extra: Extra::new(),

@@ -349,7 +349,7 @@ fn encode_output_format(
             strict,
         } => {
             gc.response_mime_type = Some("application/json".into());
-            crate::util::drop_schema_name(name.as_deref(), ctx);
+            crate::passes::settings::drop_schema_name(name.as_deref(), ctx);
             if strict == Some(true) {
                 ctx.dropped(
                     LossCode::FieldUnsupported,

@@ -11,6 +11,7 @@ use crate::media::data_url;
 use crate::model::{
     self, Json, Message, Part, PartMeta, Role, Source, Text, ToolCall, ToolResult, Vendor,
 };
+use crate::passes;
 use crate::passes::results;
 use crate::passes::tools::function_type;
 use crate::util::{self, Place, drop_cache_and_signature};
@@ -26,7 +27,7 @@ pub(super) const BRIDGE: &str = "OK.";
 
 /// Encodes a neutral request as a Mistral chat request.
 pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-    let model = util::model_or_blank(req.model, ctx);
+    let model = passes::settings::model_or_blank(req.model, ctx);
     let v = req.vendor;
     let mut fields = ctx.vendor_fields(&v, "");
     let tools = encode_tools(req.tools, ctx);

@@ -3,8 +3,9 @@
 use super::F;
 use super::hints::{NAMED_NO_TYPE, STOP_STRING, TOOL_CHOICE_REQUIRED};
 use crate::model::{OutputFormat, Settings, ToolChoice, Vendor};
+use crate::passes;
 use crate::vendor::Fields;
-use crate::{Ctx, LossCode, util};
+use crate::{Ctx, LossCode};
 use serde_json::{Map, Value};
 use wire_types::Extra;
 use wire_types::mistral as w;
@@ -37,7 +38,7 @@ pub(super) fn decode_tool_choice(
                 name: n.function.name,
             })
         }
-        other => util::keep_whole(v, F, "tool_choice", &other),
+        other => passes::settings::keep_whole(v, F, "tool_choice", &other),
     }
 }
 
@@ -66,7 +67,7 @@ pub(super) fn decode_settings(req: &mut w::Request, v: &mut Vendor, ctx: &mut Ct
     ] {
         ctx.map(format_args!("/settings/{key}"), format_args!("/{key}"));
     }
-    s.stop = util::read_stop_sequences(req.stop.take(), v, F, STOP_STRING);
+    s.stop = passes::settings::read_stop_sequences(req.stop.take(), v, F, STOP_STRING);
     match req.random_seed.map(i64::try_from) {
         None => {}
         Some(Ok(seed)) => s.seed = Some(seed),
@@ -85,7 +86,7 @@ pub(super) fn decode_output_format(
 ) -> Option<OutputFormat> {
     ctx.map("/output_format", "/response_format");
     match f? {
-        f if !f.extra.is_empty() => util::keep_whole(v, F, "response_format", &f),
+        f if !f.extra.is_empty() => passes::settings::keep_whole(v, F, "response_format", &f),
         w::ResponseFormat {
             kind: Some(w::ResponseFormatType::Text),
             json_schema: None,
@@ -107,7 +108,7 @@ pub(super) fn decode_output_format(
                 strict: spec.strict,
             })
         }
-        other => util::keep_whole(v, F, "response_format", &other),
+        other => passes::settings::keep_whole(v, F, "response_format", &other),
     }
 }
 
@@ -135,7 +136,7 @@ pub(super) fn encode_settings(
         stream,
         stream_usage: _,
     } = s;
-    util::drop_top_k(top_k, ctx);
+    passes::settings::drop_top_k(top_k, ctx);
     if reasoning.is_some() {
         ctx.dropped(
             LossCode::FieldUnsupported,
@@ -161,7 +162,7 @@ pub(super) fn encode_settings(
     out.max_tokens = max_tokens;
     out.temperature = temperature;
     out.top_p = top_p;
-    out.stop = crate::util::stop_sequences(stop, v.flag(F, STOP_STRING));
+    out.stop = crate::passes::settings::stop_sequences(stop, v.flag(F, STOP_STRING));
     out.presence_penalty = presence_penalty;
     out.frequency_penalty = frequency_penalty;
     out.stream = stream;
@@ -180,7 +181,7 @@ pub(super) fn encode_output_format(f: OutputFormat) -> w::ResponseFormat {
         } => (
             w::ResponseFormatType::JsonSchema,
             Some(w::JsonSchemaSpec {
-                name: util::schema_name(name),
+                name: passes::settings::schema_name(name),
                 description: None,
                 schema: Some(schema),
                 strict,

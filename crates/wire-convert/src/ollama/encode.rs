@@ -30,7 +30,7 @@ pub(super) struct State {
 
 /// Encodes a neutral request as an `/api/chat` request.
 pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-    let model = util::model_or_blank(req.model, ctx);
+    let model = passes::settings::model_or_blank(req.model, ctx);
     let v = req.vendor;
     let mut fields = ctx.vendor_fields(&v, "");
     let tools = if encode_tool_choice(req.tool_choice.as_ref(), req.tools.len(), ctx) {
@@ -45,7 +45,7 @@ pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
     }
     let s = req.settings;
     let options = encode_options(&s, &mut fields, &v);
-    util::no_parallel_switch(s.parallel_tool_calls, "/parallel_tool_calls", F, ctx);
+    passes::settings::no_parallel_switch(s.parallel_tool_calls, "/parallel_tool_calls", F, ctx);
     let think = encode_think(s.reasoning.as_ref(), &mut fields, ctx);
     let format = encode_format(req.output_format, &mut fields, ctx);
     Ok(w::Request {

@@ -4,9 +4,10 @@
 use super::hints::{NO_STREAM, OPTIONS};
 use super::{F, OPTION};
 use crate::model::{OutputFormat, ReasoningConfig, Settings, ToolChoice, Vendor};
+use crate::passes;
 use crate::util::take_prefixed;
 use crate::vendor::Fields;
-use crate::{Ctx, LossCode, util};
+use crate::{Ctx, LossCode};
 use serde_json::{Map, Value};
 use wire_types::ollama as w;
 
@@ -125,7 +126,7 @@ pub(super) fn decode_format(
             schema: Value::Object(schema),
             strict: None,
         }),
-        Some(other) => util::keep_whole(v, F, "format", &other),
+        Some(other) => passes::settings::keep_whole(v, F, "format", &other),
     }
 }
 
@@ -225,7 +226,7 @@ pub(super) fn encode_think(
 
 fn reasoning_think(r: &ReasoningConfig, ctx: &mut Ctx<'_>) -> Option<w::Think> {
     let at = "/settings/reasoning";
-    util::thinking_always_returned(r, "thinking", at, ctx);
+    passes::settings::thinking_always_returned(r, "thinking", at, ctx);
     let think = if r.enabled == Some(false) {
         Some(w::Think::Enabled(false))
     } else if let Some(e) = &r.effort {
@@ -278,7 +279,7 @@ pub(super) fn encode_format(
         None => fields.take_as("format"),
         Some(OutputFormat::Text) => None,
         Some(OutputFormat::JsonObject) => Some(w::Format::Named("json".to_owned())),
-        Some(schema) => match util::bare_schema(schema, ctx)? {
+        Some(schema) => match passes::settings::bare_schema(schema, ctx)? {
             Value::Object(m) => Some(w::Format::Schema(m)),
             other => {
                 ctx.changed(

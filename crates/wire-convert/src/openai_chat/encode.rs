@@ -9,6 +9,7 @@ use super::tools::encode_tools;
 use crate::ctx::extra_from;
 use crate::media::data_url;
 use crate::model::{self, Json, Message, Part, Role, Source, ToolCall, ToolResult, Vendor};
+use crate::passes;
 use crate::passes::tools::function_type;
 use crate::util::{self, drop_cache, drop_cache_and_signature, opaque_elsewhere, set_path};
 use crate::vendor::Fields;
@@ -19,7 +20,7 @@ use wire_types::{Extra, TextOrParts};
 
 /// Encodes a neutral request as Chat Completions.
 pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w::Request, Error> {
-    let model = util::model_or_blank(req.model, ctx);
+    let model = passes::settings::model_or_blank(req.model, ctx);
     let mut tools = encode_tools(req.tools, ctx);
     // Built-in tools that are request fields here (`web_search_options`).
     let builtin_fields = std::mem::take(&mut ctx.request_fields);

@@ -3,7 +3,8 @@
 use super::F;
 use super::hints::{MAX_TOKENS, STOP_STRING};
 use crate::model::{OutputFormat, ReasoningConfig, Settings, ToolChoice, Vendor};
-use crate::{Ctx, LossCode, util};
+use crate::passes;
+use crate::{Ctx, LossCode};
 use serde_json::{Map, Value};
 use wire_types::Extra;
 use wire_types::openai_chat as w;
@@ -22,7 +23,7 @@ pub(super) fn decode_tool_choice(c: Option<w::ToolChoice>, v: &mut Vendor) -> Op
                 name: f.function.name,
             })
         }
-        other => util::keep_whole(v, F, "tool_choice", &other),
+        other => passes::settings::keep_whole(v, F, "tool_choice", &other),
     }
 }
 
@@ -66,7 +67,7 @@ pub(super) fn decode_settings(req: &mut w::Request, v: &mut Vendor, ctx: &mut Ct
     }
     s.temperature = req.temperature.take();
     s.top_p = req.top_p.take();
-    s.stop = util::read_stop_sequences(req.stop.take(), v, F, STOP_STRING);
+    s.stop = passes::settings::read_stop_sequences(req.stop.take(), v, F, STOP_STRING);
     s.seed = req.seed;
     s.presence_penalty = req.presence_penalty.take();
     s.frequency_penalty = req.frequency_penalty.take();
@@ -127,7 +128,7 @@ pub(super) fn decode_output_format(
                 strict: j.json_schema.strict,
             })
         }
-        other => util::keep_whole(v, F, "response_format", &other),
+        other => passes::settings::keep_whole(v, F, "response_format", &other),
     }
 }
 
@@ -151,7 +152,7 @@ pub(super) fn encode_settings(s: Settings, v: &Vendor, out: &mut w::Request, ctx
     out.parallel_tool_calls = parallel_tool_calls;
     out.temperature = temperature;
     out.top_p = top_p;
-    out.stop = crate::util::stop_sequences(stop, v.flag(F, STOP_STRING));
+    out.stop = crate::passes::settings::stop_sequences(stop, v.flag(F, STOP_STRING));
     out.seed = seed;
     out.presence_penalty = presence_penalty;
     out.frequency_penalty = frequency_penalty;
@@ -173,7 +174,7 @@ pub(super) fn encode_settings(s: Settings, v: &Vendor, out: &mut w::Request, ctx
             out.max_completion_tokens = Some(m);
         }
     }
-    util::drop_top_k(top_k, ctx);
+    passes::settings::drop_top_k(top_k, ctx);
     if let Some(r) = reasoning {
         out.reasoning_effort = encode_effort(&r, "/settings/reasoning", ctx);
     }
@@ -192,7 +193,7 @@ fn encode_effort(r: &ReasoningConfig, at: &str, ctx: &mut Ctx<'_>) -> Option<w::
     if let Some(e) = &r.effort {
         return Some(w::ReasoningEffort::from(e.as_str()));
     }
-    if let Some(e) = util::effort_off_or_budget(r, at, ctx) {
+    if let Some(e) = passes::settings::effort_off_or_budget(r, at, ctx) {
         return Some(e);
     }
     if r.enabled == Some(true) {
@@ -246,7 +247,7 @@ pub(super) fn encode_output_format(f: OutputFormat) -> w::ResponseFormat {
             strict,
         } => w::ResponseFormat::JsonSchema(w::JsonSchemaFormat {
             json_schema: w::JsonSchemaSpec {
-                name: util::schema_name(name),
+                name: passes::settings::schema_name(name),
                 description: None,
                 schema: Some(schema),
                 strict,

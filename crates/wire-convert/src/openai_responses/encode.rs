@@ -12,6 +12,7 @@ use crate::model::{
     self, Arguments, Media, Message, Opaque, Part, PartMeta, Role, Source, ToolCall, ToolResult,
     Vendor,
 };
+use crate::passes;
 use crate::util::{self, drop_cache, drop_cache_and_signature, opaque_elsewhere};
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value, json};
@@ -24,7 +25,7 @@ pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
     let mut out: w::Request = from_map(rebuild(&v, ctx, ""), "")?;
     out.model = req.model;
     if out.model.is_none() && !is_absent(&v, "model") {
-        util::model_missing(ctx);
+        passes::settings::model_missing(ctx);
     }
     if let Some(tools) = encode_tools(req.tools, ctx) {
         out.tools = Some(tools);

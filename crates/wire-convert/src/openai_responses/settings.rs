@@ -3,7 +3,8 @@
 use super::hints::SUMMARY;
 use super::{F, put_sub, to_map};
 use crate::model::{OutputFormat, ReasoningConfig, Settings, ToolChoice, Vendor};
-use crate::{Ctx, LossCode, util};
+use crate::passes;
+use crate::{Ctx, LossCode};
 use serde_json::{Value, json};
 use wire_types::openai_responses as w;
 
@@ -194,7 +195,7 @@ fn encode_effort(r: &ReasoningConfig, at: &str, ctx: &mut Ctx<'_>) -> Option<w::
         let lower = e.to_ascii_lowercase();
         return Some(w::ReasoningEffort::from(lower.as_str()));
     }
-    util::effort_off_or_budget(r, at, ctx)
+    passes::settings::effort_off_or_budget(r, at, ctx)
 }
 
 /// A neutral output format as `text.format` (a schema without a name is `output`).
@@ -207,7 +208,7 @@ fn encode_format(f: OutputFormat) -> w::TextFormat {
             schema,
             strict,
         } => w::TextFormat::JsonSchema(w::JsonSchemaFormat {
-            name: util::schema_name(name),
+            name: passes::settings::schema_name(name),
             schema,
             description: None,
             strict,

@@ -25,6 +25,7 @@ pub(crate) mod names;
 pub(crate) mod request;
 pub(crate) mod response;
 pub(crate) mod results;
+pub(crate) mod settings;
 pub(crate) mod thinking;
 pub(crate) mod tools;
 
