@@ -9,7 +9,7 @@ use crate::media::data_url;
 use crate::model::{self, Arguments, Message, Part, Role, Source, ToolCall, ToolResult, Vendor};
 use crate::passes;
 use crate::passes::results;
-use crate::passes::tools::NO_TYPE;
+use crate::passes::tools::function_type;
 use crate::util::{self, Place, take_prefixed};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
@@ -334,15 +334,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
         Arguments::Text(t) if t.is_empty() && v.flag(F, NO_ARGUMENTS) => None,
         args => Some(util::write_arguments(args, v.flag(F, ARGS_JSON))),
     };
-    let kind = if v.flag(F, NO_TYPE) {
-        None
-    } else {
-        Some(
-            fields
-                .take_as("type")
-                .unwrap_or_else(|| "function".to_owned()),
-        )
-    };
+    let kind = function_type(v, at, &mut fields, ctx);
     let function_extra = take_prefixed(&mut fields, FUNCTION);
     w::ToolCall {
         id: (!v.flag(F, NO_ID)).then_some(c.id),

@@ -504,3 +504,40 @@ fn each_response_loss_has_the_code_of_what_it_is_about() {
         ]
     );
 }
+
+#[test]
+fn a_calls_own_type_that_is_no_string_is_written_once() {
+    // A hand-built neutral call whose Cohere vendor record holds a `type` the wire's
+    // string field cannot take: the body must still read back (no key twice).
+    let mut fields = serde_json::Map::new();
+    fields.insert("type".to_owned(), json!(5));
+    let call = ToolCall {
+        id: "call_1".into(),
+        synthetic_id: false,
+        name: "f".into(),
+        arguments: Arguments::Text("{}".into()),
+        meta: PartMeta {
+            vendor: Vendor::new(F, fields),
+            ..Default::default()
+        },
+    };
+    let request = model::Request {
+        model: Some("m".into()),
+        messages: vec![
+            Message::new(Role::User, vec![Part::text("hi")]),
+            Message::new(Role::Assistant, vec![Part::ToolCall(call)]),
+        ],
+        ..Default::default()
+    };
+    let out = crate::encode_request(request, F, &Options::default()).unwrap();
+    let read: w::Request = wire_types::from_str(&out.value).unwrap();
+    let calls = read.messages[1].clone();
+    assert_eq!(
+        wire_types::to_value(&calls)["tool_calls"][0]["type"],
+        "function"
+    );
+    // The value that could not be written is a loss, not a silent drop.
+    let lost = losses_at(&out.losses, "/messages/1/content/0/type");
+    assert_eq!(lost.len(), 1, "{:?}", out.losses);
+    assert_eq!(lost[0].code, LossCode::FieldDefaulted);
+}

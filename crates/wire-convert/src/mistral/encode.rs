@@ -380,7 +380,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     let v = &c.meta.vendor;
     let mut fields = ctx.vendor_fields(v, at);
     let arguments = util::write_arguments(c.arguments, v.flag(F, ARGS_JSON));
-    let kind = function_type(v, F, &mut fields);
+    let kind = function_type(v, at, &mut fields, ctx);
     let function_extra = util::take_prefixed(&mut fields, FUNCTION_FIELD);
     w::ToolCall {
         id: (!v.flag(F, NO_ID)).then_some(c.id),

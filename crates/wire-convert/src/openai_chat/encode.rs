@@ -595,7 +595,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     let v = &vendor;
     let args_json = v.flag(F, ARGS_JSON);
     let arguments = util::write_arguments(c.arguments, args_json);
-    let kind = function_type(v, F, &mut fields);
+    let kind = function_type(v, at, &mut fields, ctx);
     let id = if v.flag(F, NO_ID) { None } else { Some(c.id) };
     // Not `take_as`: a name that is not a string must not stay in the fields and go out
     // beside the flat form's own.

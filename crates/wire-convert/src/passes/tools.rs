@@ -89,24 +89,32 @@ pub(crate) fn decoded_call(
     }
 }
 
-/// The `type` of an OpenAI-style function tool or call of `format`, written back as the
+/// The `type` of a function call or tool (`at`: its neutral pointer) as the OpenAI-style
 /// source had it: none where it had none (hint [`NO_TYPE`]), its own `type` (the vendor
-/// field, taken out of `fields` even when it is not a string, so that it never goes out
-/// twice), else `function`.
+/// field, taken out of `fields` so that it never goes out twice), else `function`. A
+/// vendor `type` that is no string (only a hand-built neutral value has one) is written
+/// as `function`, with a `changed` loss at `at/type`.
 pub(crate) fn function_type<T: for<'s> From<&'s str>>(
     v: &Vendor,
-    format: Format,
+    at: &str,
     fields: &mut Map<String, Value>,
+    ctx: &mut Ctx<'_>,
 ) -> Option<T> {
-    if v.flag(format, NO_TYPE) {
+    if v.flag(ctx.format, NO_TYPE) {
         return None;
     }
-    Some(
-        fields
-            .shift_remove("type")
-            .and_then(|t| t.as_str().map(T::from))
-            .unwrap_or_else(|| T::from("function")),
-    )
+    Some(match fields.shift_remove("type") {
+        None => T::from("function"),
+        Some(Value::String(kind)) => T::from(&kind),
+        Some(other) => {
+            ctx.changed(
+                LossCode::FieldDefaulted,
+                format!("{at}/type"),
+                format!("a `type` that is not a string ({other}) is written as `function`"),
+            );
+            T::from("function")
+        }
+    })
 }
 /// Hint: the wrapper object's explicit `null`s (a list of field names).
 pub(crate) const TOOL_NULLS: &str = "tool_nulls";
@@ -316,7 +324,7 @@ pub(crate) fn encode_function<T: FunctionTool>(
     let format = ctx.format;
     let mut fields = ctx.vendor_fields(&def.vendor, at);
     let mut tool = crate::util::take_prefixed(&mut fields, TOOL_FIELD);
-    let kind = function_type(&def.vendor, format, &mut tool);
+    let kind = function_type(&def.vendor, at, &mut tool, ctx);
     let parameters = match def.input_schema {
         Some(s) => {
             let s = schema::json_schema_input(s, def.dialect, ctx, at);
