@@ -253,6 +253,37 @@ impl<'a> Ctx<'a> {
         map
     }
 
+    /// The vendor field `key` of `fields` as the wire field it stands for, taken out, for
+    /// an encoder that writes a default where it is absent. A value that does not fit
+    /// (only a hand-built neutral value has one: decoded records come from the typed
+    /// wire) is taken out too, with a `changed` loss at `at/key`, so that it never goes
+    /// out beside the default (the key twice) or in its place (a body the format's own
+    /// types refuse).
+    pub(crate) fn take_fit<T: serde::de::DeserializeOwned>(
+        &mut self,
+        fields: &mut Map<String, Value>,
+        key: &str,
+        at: &str,
+    ) -> Option<T> {
+        if fields.is_empty() {
+            return None;
+        }
+        let value = fields.shift_remove(key)?;
+        match T::deserialize(&value) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                let mut path = at.to_owned();
+                wire_types::push_token(&mut path, key);
+                let detail = format!(
+                    "{} field `{key}` does not fit its wire field ({e}): not written",
+                    self.format
+                );
+                self.changed(LossCode::FieldDefaulted, path, detail);
+                None
+            }
+        }
+    }
+
     /// The fields of `vendor` to write into an object of this context's format: all of
     /// them when they came from this format; otherwise none, and each is recorded as
     /// dropped at `at` (a neutral pointer to the object that carried them).

@@ -661,7 +661,7 @@ fn text_document(text: String, media_type: Option<&str>, at: &str, ctx: &mut Ctx
 fn encode_call(mut c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ContentBlock {
     part_checks(&c.meta, at, ctx);
     let mut fields = ctx.take_vendor_fields(&mut c.meta.vendor, at);
-    let caller = fields.take_as("caller").or_else(|| {
+    let caller = ctx.take_fit(&mut fields, "caller", at).or_else(|| {
         c.meta.vendor.flag(F, hints::DIRECT_CALLER).then(|| {
             Box::new(w::Caller {
                 kind: "direct".to_owned(),

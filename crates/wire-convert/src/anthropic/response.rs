@@ -158,11 +158,11 @@ pub(super) fn encode_response(
     } = resp;
     crate::passes::response::drop_created(created, ctx);
     let mut fields = ctx.vendor_fields(&v, "");
-    let kind = fields
-        .take_as::<String>("type")
+    let kind = ctx
+        .take_fit::<String>(&mut fields, "type", "")
         .or_else(|| (!v.flag(F, hints::NO_RESPONSE_TYPE)).then(|| "message".to_owned()));
-    let role = fields
-        .take_as::<String>("role")
+    let role = ctx
+        .take_fit::<String>(&mut fields, "role", "")
         .map(w::Role::from)
         .or_else(|| (!v.flag(F, hints::NO_ROLE)).then_some(w::Role::Assistant));
     let stop_sequence = fields.take_as("stop_sequence");
@@ -247,8 +247,8 @@ pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
         },
         ctx,
     );
-    let details = fields
-        .take_as::<w::OutputTokensDetails>("output_tokens_details")
+    let details = ctx
+        .take_fit::<w::OutputTokensDetails>(&mut fields, "output_tokens_details", "/usage")
         .or_else(|| u.vendor.flag(F, hints::DETAILS).then(Default::default));
     let output_tokens_details = match (details, u.reasoning_tokens) {
         (Some(mut d), r) => {
@@ -280,15 +280,17 @@ pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
         output_tokens,
         cache_creation_input_tokens: writes,
         cache_read_input_tokens: reads,
-        cache_creation: fields.take_as("cache_creation").or_else(|| {
-            u.vendor
-                .flag(F, hints::NO_CACHE_WRITES)
-                .then(|| w::CacheCreation {
-                    ephemeral_5m_input_tokens: Some(0),
-                    ephemeral_1h_input_tokens: Some(0),
-                    extra: Extra::new(),
-                })
-        }),
+        cache_creation: ctx
+            .take_fit(&mut fields, "cache_creation", "/usage")
+            .or_else(|| {
+                u.vendor
+                    .flag(F, hints::NO_CACHE_WRITES)
+                    .then(|| w::CacheCreation {
+                        ephemeral_5m_input_tokens: Some(0),
+                        ephemeral_1h_input_tokens: Some(0),
+                        extra: Extra::new(),
+                    })
+            }),
         server_tool_use: fields.take_as("server_tool_use"),
         service_tier: fields.take_as("service_tier"),
         inference_geo: fields.take_as("inference_geo"),

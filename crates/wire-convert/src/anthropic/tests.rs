@@ -794,3 +794,38 @@ fn each_loss_says_what_it_is_about() {
         ]
     );
 }
+
+#[test]
+fn an_own_vendor_field_that_does_not_fit_is_a_loss_not_a_key_twice() {
+    // Hand-built: an Anthropic vendor record whose `type` and `role` are no strings. The
+    // encoder writes its defaults (`message`, `assistant`) and must not write the misfits
+    // beside them: the body reads back, and each misfit is a loss.
+    let mut fields = serde_json::Map::new();
+    fields.insert("type".to_owned(), json!(5));
+    fields.insert("role".to_owned(), json!(["x"]));
+    let response = model::Response {
+        id: Some("msg_1".into()),
+        model: Some("claude".into()),
+        choices: vec![model::Choice {
+            message: Message::new(Role::Assistant, vec![Part::text("hi")]),
+            stop_reason: None,
+            vendor: Default::default(),
+        }],
+        vendor: model::Vendor::new(F, fields),
+        ..Default::default()
+    };
+    let out = crate::encode_response(response, F, &Options::default()).unwrap();
+    let read: w::Response = wire_types::from_str(&out.value).unwrap();
+    let value = wire_types::to_value(&read);
+    assert_eq!(
+        (&value["type"], &value["role"]),
+        (&json!("message"), &json!("assistant"))
+    );
+    let lost: Vec<&str> = out
+        .losses
+        .iter()
+        .filter(|l| l.code == crate::LossCode::FieldDefaulted && l.path != "/usage")
+        .map(|l| l.path.as_str())
+        .collect();
+    assert_eq!(lost, ["/type", "/role"], "{:?}", out.losses);
+}

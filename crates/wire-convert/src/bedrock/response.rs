@@ -185,7 +185,7 @@ pub(super) fn encode_response(
             )
         }
         None => {
-            let output = fields.take_as("output").unwrap_or_else(|| {
+            let output = ctx.take_fit(&mut fields, "output", "").unwrap_or_else(|| {
                 w::Output::Message(w::Message {
                     role: w::Role::Assistant,
                     content: Vec::new(),

@@ -51,8 +51,8 @@ pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
         model,
         messages,
         tools,
-        strict_tools: fields
-            .take_as("strict_tools")
+        strict_tools: ctx
+            .take_fit(&mut fields, "strict_tools", "")
             .or(all_strict.then_some(true)),
         documents: fields.take_as("documents"),
         citation_options: fields.take_as("citation_options"),

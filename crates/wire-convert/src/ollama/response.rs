@@ -160,8 +160,8 @@ pub(super) fn encode_response(
         None => (None, None),
     };
     // The text as it came (Ollama's own), else written from the seconds.
-    let created_at = fields
-        .take_as("created_at")
+    let created_at = ctx
+        .take_fit(&mut fields, "created_at", "")
         .or_else(|| resp.created.map(util::rfc3339_of_unix));
     let done = if same {
         v.hint(F, DONE).and_then(Value::as_bool)
