@@ -265,13 +265,10 @@ impl<'a> Ctx<'a> {
         key: &str,
         at: &str,
     ) -> Option<T> {
-        if fields.is_empty() {
-            return None;
-        }
-        let value = fields.shift_remove(key)?;
-        match T::deserialize(&value) {
+        use crate::vendor::Fields;
+        match fields.take_typed(key)? {
             Ok(t) => Some(t),
-            Err(e) => {
+            Err((_, e)) => {
                 let mut path = at.to_owned();
                 wire_types::push_token(&mut path, key);
                 let detail = format!(

@@ -459,22 +459,37 @@ pub(crate) trait Fields {
     /// The field `key` read as `T`, removed; a value that does not read as `T` stays
     /// where it is (and goes out with the other fields) rather than being lost.
     fn take_as<T: DeserializeOwned>(&mut self, key: &str) -> Option<T>;
+
+    /// The field `key`, removed, read as `T`; a value that does not read as `T` comes
+    /// back with why, for the caller to put back ([`Fields::take_as`]) or report
+    /// ([`Ctx::take_fit`](crate::Ctx::take_fit)).
+    fn take_typed<T: DeserializeOwned>(
+        &mut self,
+        key: &str,
+    ) -> Option<Result<T, (Value, serde_json::Error)>>;
 }
 
 impl Fields for Map<String, Value> {
     fn take_as<T: DeserializeOwned>(&mut self, key: &str) -> Option<T> {
+        match self.take_typed(key)? {
+            Ok(t) => Some(t),
+            Err((value, _)) => {
+                self.insert(key.to_owned(), value);
+                None
+            }
+        }
+    }
+
+    fn take_typed<T: DeserializeOwned>(
+        &mut self,
+        key: &str,
+    ) -> Option<Result<T, (Value, serde_json::Error)>> {
         if self.is_empty() {
             // Most objects kept no field: no hashing of `key` to find that out.
             return None;
         }
         let value = self.shift_remove(key)?;
-        match T::deserialize(&value) {
-            Ok(t) => Some(t),
-            Err(_) => {
-                self.insert(key.to_owned(), value);
-                None
-            }
-        }
+        Some(T::deserialize(&value).map_err(|e| (value, e)))
     }
 }
 

@@ -93,7 +93,7 @@ pub(crate) fn decoded_call(
 /// source had it: none where it had none (hint [`NO_TYPE`]), its own `type` (the vendor
 /// field, taken out of `fields` so that it never goes out twice), else `function`. A
 /// vendor `type` that is no string (only a hand-built neutral value has one) is written
-/// as `function`, with a `changed` loss at `at/type`.
+/// as `function`, with the loss of [`Ctx::take_fit`].
 pub(crate) fn function_type<T: for<'s> From<&'s str>>(
     v: &Vendor,
     at: &str,
@@ -103,18 +103,8 @@ pub(crate) fn function_type<T: for<'s> From<&'s str>>(
     if v.flag(ctx.format, NO_TYPE) {
         return None;
     }
-    Some(match fields.shift_remove("type") {
-        None => T::from("function"),
-        Some(Value::String(kind)) => T::from(&kind),
-        Some(other) => {
-            ctx.changed(
-                LossCode::FieldDefaulted,
-                format!("{at}/type"),
-                format!("a `type` that is not a string ({other}) is written as `function`"),
-            );
-            T::from("function")
-        }
-    })
+    let kind = ctx.take_fit::<String>(fields, "type", at);
+    Some(T::from(kind.as_deref().unwrap_or("function")))
 }
 /// Hint: the wrapper object's explicit `null`s (a list of field names).
 pub(crate) const TOOL_NULLS: &str = "tool_nulls";
