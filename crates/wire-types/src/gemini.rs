@@ -231,7 +231,8 @@ wire_struct! {
     /// The result of a function call, in a `user` content.
     ///
     /// `response` is an object: by convention the result under `"output"`, a failure under
-    /// `"error"` (Gemini's only error flag); an object with neither is all output.
+    /// `"error"` (Gemini's only error flag); an object with neither is all output
+    /// ([`FunctionResult`]).
     #[derive(Default)]
     pub struct FunctionResponse {
         /// The id of the [`FunctionCall`] this answers, when the call had one.
@@ -239,13 +240,146 @@ wire_struct! {
         /// Name of the function that ran (matches the call's name).
         req name: String = "name",
         /// The result object.
-        req response: Map<String, Value> = "response",
+        req response: FunctionResult = "response",
         /// Media the function returned (images, PDFs) as inline data.
         opt parts: Vec<FunctionResponsePart> = "parts",
         /// Non-blocking functions (Live API): more responses to this call follow.
         opt will_continue: bool = "willContinue",
         /// Non-blocking functions (Live API): when the model hears of this response.
         opt scheduling: Scheduling = "scheduling",
+    }
+}
+
+/// `functionResponse.response`, a JSON object (proto `Struct`). By Gemini's convention
+/// ("use the `output` key to specify function output and the `error` key to specify error
+/// details; if neither is specified, the whole response is treated as function output")
+/// the two one-key forms are their own variants, held without a map: the usual result of
+/// a long transcript costs no hash table. Every form is written as it was read, key order
+/// included, and [`From<Map>`](#impl-From%3CMap%3CString,+Value%3E%3E-for-FunctionResult)
+/// sorts a map into the same variant reading its text would.
+///
+/// ```
+/// use wire_types::gemini::FunctionResult;
+/// let r: FunctionResult = serde_json::from_str(r#"{"output": "21°C"}"#).unwrap();
+/// assert_eq!(r, FunctionResult::Output("21°C".into()));
+/// let r: FunctionResult = serde_json::from_str(r#"{"output": 1, "unit": "C"}"#).unwrap();
+/// assert!(matches!(r, FunctionResult::Object(_)));
+/// assert_eq!(wire_types::to_string(&r), r#"{"output":1,"unit":"C"}"#);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum FunctionResult {
+    /// `{"output": <value>}`, `output` its only key: the function's result.
+    Output(Value),
+    /// `{"error": <value>}`, `error` its only key: the function failed.
+    Error(Value),
+    /// Any other object (`{}`, other keys, `output` or `error` beside other keys): all of
+    /// it is the function's output.
+    Object(Map<String, Value>),
+}
+
+impl Default for FunctionResult {
+    /// `{}`.
+    fn default() -> Self {
+        FunctionResult::Object(Map::new())
+    }
+}
+
+impl FunctionResult {
+    /// The object as a map (a one-key form as its one entry).
+    pub fn into_map(self) -> Map<String, Value> {
+        let (key, value) = match self {
+            FunctionResult::Object(m) => return m,
+            FunctionResult::Output(v) => ("output", v),
+            FunctionResult::Error(v) => ("error", v),
+        };
+        let mut m = Map::new();
+        m.insert(key.to_owned(), value);
+        m
+    }
+
+    /// The value under `key`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            FunctionResult::Object(m) => m.get(key),
+            FunctionResult::Output(v) if key == "output" => Some(v),
+            FunctionResult::Error(v) if key == "error" => Some(v),
+            _ => None,
+        }
+    }
+}
+
+impl From<Map<String, Value>> for FunctionResult {
+    /// The variant the map's JSON text reads as: a one-key `output` or `error` object as
+    /// [`FunctionResult::Output`] or [`FunctionResult::Error`], anything else whole.
+    fn from(mut m: Map<String, Value>) -> Self {
+        if m.len() == 1 {
+            if let Some(v) = m.remove("output") {
+                return FunctionResult::Output(v);
+            }
+            if let Some(v) = m.remove("error") {
+                return FunctionResult::Error(v);
+            }
+        }
+        FunctionResult::Object(m)
+    }
+}
+
+impl serde::Serialize for FunctionResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let (key, value) = match self {
+            FunctionResult::Object(m) => return m.serialize(serializer),
+            FunctionResult::Output(v) => ("output", v),
+            FunctionResult::Error(v) => ("error", v),
+        };
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry(key, value)?;
+        map.end()
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for FunctionResult {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = FunctionResult;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<FunctionResult, A::Error> {
+                use crate::macros::{Key, insert_new, next_value};
+                let Some(first) = map.next_key::<Key<'de>>()? else {
+                    return Ok(FunctionResult::default());
+                };
+                // Values are read as every `Value` below a typed field is: a repeated
+                // key anywhere within them is refused.
+                let value = next_value(&mut map)?;
+                let Some(second) = map.next_key::<Key<'de>>()? else {
+                    return Ok(match first.as_str() {
+                        "output" => FunctionResult::Output(value),
+                        "error" => FunctionResult::Error(value),
+                        _ => {
+                            let mut m = Map::new();
+                            m.insert(first.into_string(), value);
+                            FunctionResult::Object(m)
+                        }
+                    });
+                };
+                let mut m = Map::new();
+                m.insert(first.into_string(), value);
+                let value = next_value(&mut map)?;
+                insert_new::<A::Error>(&mut m, second.into_string(), value)?;
+                while let Some(key) = map.next_key::<Key<'de>>()? {
+                    let value = next_value(&mut map)?;
+                    insert_new::<A::Error>(&mut m, key.into_string(), value)?;
+                }
+                Ok(FunctionResult::Object(m))
+            }
+        }
+        deserializer.deserialize_map(Visit)
     }
 }
 

@@ -413,35 +413,31 @@ fn decode_result(
 }
 
 /// `functionResponse.response` as result content and an error flag.
-pub(super) fn decode_response_object(response: Map<String, Value>) -> (Vec<Part>, bool) {
-    if response.len() == 1 {
-        if let Some((key, value)) = response.iter().next() {
-            let error = key == "error";
-            if key == "output" || error {
-                let part = match value {
-                    Value::String(s) => Part::text(s.clone()),
-                    other => {
-                        let mut meta = PartMeta::default();
-                        if !error {
-                            meta.vendor.set_hint(F, OUTPUT, true);
-                        }
-                        Part::Json(Json {
-                            value: other.clone(),
-                            meta,
-                        })
-                    }
-                };
-                return (vec![part], error);
-            }
+pub(super) fn decode_response_object(response: w::FunctionResult) -> (Vec<Part>, bool) {
+    let (value, error) = match response {
+        w::FunctionResult::Output(v) => (v, false),
+        w::FunctionResult::Error(v) => (v, true),
+        w::FunctionResult::Object(m) => {
+            return (
+                vec![Part::Json(Json {
+                    value: Value::Object(m),
+                    meta: PartMeta::default(),
+                })],
+                false,
+            );
         }
-    }
-    (
-        vec![Part::Json(Json {
-            value: Value::Object(response),
-            meta: PartMeta::default(),
-        })],
-        false,
-    )
+    };
+    let part = match value {
+        Value::String(s) => Part::text(s),
+        other => {
+            let mut meta = PartMeta::default();
+            if !error {
+                meta.vendor.set_hint(F, OUTPUT, true);
+            }
+            Part::Json(Json { value: other, meta })
+        }
+    };
+    (vec![part], error)
 }
 
 fn decode_response_part(mut rp: w::FunctionResponsePart) -> Part {

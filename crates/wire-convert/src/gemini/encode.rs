@@ -727,7 +727,7 @@ pub(super) fn response_object(
     is_error: bool,
     at: &str,
     ctx: &mut Ctx<'_>,
-) -> Map<String, Value> {
+) -> w::FunctionResult {
     let key = if is_error { "error" } else { "output" };
     let value = match items.len() {
         0 => Value::String(String::new()),
@@ -767,19 +767,26 @@ pub(super) fn response_object(
             )
         }
     };
-    let mut out = Map::new();
-    out.insert(key.to_owned(), value);
-    out
+    one_value(value, is_error)
 }
 
 /// `functionResponse.response` for a result of one text or JSON value.
-fn one_item(item: Item, is_error: bool) -> Map<String, Value> {
+fn one_item(item: Item, is_error: bool) -> w::FunctionResult {
     let value = match item {
         Item::Text(t) => Value::String(t),
-        Item::Json(Value::Object(m), false) if !is_error => return m,
+        // An object that was the whole response goes back whole (sorted as its text
+        // would read: `{"output": …}` alone is the output form).
+        Item::Json(Value::Object(m), false) if !is_error => return m.into(),
         Item::Json(v, _) => v,
     };
-    let mut out = Map::new();
-    out.insert(if is_error { "error" } else { "output" }.to_owned(), value);
-    out
+    one_value(value, is_error)
+}
+
+/// `{"output": value}`, or `{"error": value}` for a failure.
+fn one_value(value: Value, is_error: bool) -> w::FunctionResult {
+    if is_error {
+        w::FunctionResult::Error(value)
+    } else {
+        w::FunctionResult::Output(value)
+    }
 }

@@ -105,7 +105,7 @@ fn function_response() -> impl Strategy<Value = FunctionResponse> {
         .prop_map(|(id, name, response, parts, scheduling)| FunctionResponse {
             id,
             name,
-            response,
+            response: response.into(),
             parts,
             scheduling,
             will_continue: None,

@@ -70,7 +70,7 @@ fn part(p: &Part) -> String {
         s.push_str(&extra(&c.extra));
     }
     if let Some(r) = &p.function_response {
-        let kind = if r.response.contains_key("error") {
+        let kind = if r.response.get("error").is_some() {
             "error"
         } else {
             "result"
