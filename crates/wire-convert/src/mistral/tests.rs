@@ -1,6 +1,7 @@
 use super::F;
 use super::encode::BRIDGE;
 use crate::model::{self, Choice, Message, Part, Role, StopKind, StopReason, ToolChoice, Vendor};
+use crate::stream::{Finish, ToolStart};
 use crate::{LossCode, LossKind, Options, convert_request_value, convert_response_value};
 use serde_json::{Value, json};
 use wire_types::Format;
@@ -460,14 +461,14 @@ fn text_goes_out_at_once_calls_whole_and_usage_on_the_finish() {
     assert!(String::from_utf8(hi).unwrap().contains(r#""content":"Hi""#));
     e.encode(StreamPart::End { part: PartId(0) }).unwrap();
     let started = e
-        .encode(StreamPart::ToolStart {
+        .encode(StreamPart::ToolStart(ToolStart {
             part: PartId(1),
             choice: 0,
             id: "call_1".into(),
             synthetic_id: false,
             name: "f".into(),
             meta: PartMeta::default(),
-        })
+        }))
         .unwrap();
     assert!(started.is_empty());
     for json in ["{\"a\":", "1}"] {
@@ -487,11 +488,11 @@ fn text_goes_out_at_once_calls_whole_and_usage_on_the_finish() {
     // The id is rewritten for Mistral (9 alphanumerics).
     assert!(!call.contains("call_1"), "{call}");
     let finish = e
-        .encode(StreamPart::Finish {
+        .encode(StreamPart::Finish(Finish {
             choice: 0,
             stop_reason: None,
             vendor: Default::default(),
-        })
+        }))
         .unwrap();
     assert!(finish.is_empty(), "the finish waits for the usage");
     let last = e

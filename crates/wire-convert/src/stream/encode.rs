@@ -1,6 +1,7 @@
 //! [`StreamEncoder`]: [`StreamPart`]s in, a format's stream out (its typed events in its
 //! wire framing), and the [`EventEncoder`] state machine each format implements.
 
+use super::{Finish, Signature, ToolStart, Whole};
 use super::{Framing, PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
 use crate::ids::IdMapper;
 use crate::model::{Arguments, Part, PartMeta, Signed, Text, ToolCall, Vendor};
@@ -406,10 +407,10 @@ impl Dropped {
         let (id, choice) = match part {
             StreamPart::TextStart { part, choice, .. }
             | StreamPart::ReasoningStart { part, choice, .. }
-            | StreamPart::ToolStart { part, choice, .. }
-            | StreamPart::Whole { part, choice, .. } => (*part, *choice),
-            StreamPart::Finish { choice, .. } => return one.is_none() || *choice == 0,
-            StreamPart::Signature { part, token, .. } if !tokens => {
+            | StreamPart::ToolStart(ToolStart { part, choice, .. })
+            | StreamPart::Whole(Whole { part, choice, .. }) => (*part, *choice),
+            StreamPart::Finish(Finish { choice, .. }) => return one.is_none() || *choice == 0,
+            StreamPart::Signature(Signature { part, token, .. }) if !tokens => {
                 if !self.0.contains(part) {
                     reasoning_token_lost(token, false, false, *part, ctx);
                 }
@@ -444,7 +445,7 @@ fn part_of(part: &StreamPart) -> Option<PartId> {
         StreamPart::TextDelta { part, .. }
         | StreamPart::ReasoningDelta { part, .. }
         | StreamPart::SummaryDelta { part, .. }
-        | StreamPart::Signature { part, .. }
+        | StreamPart::Signature(Signature { part, .. })
         | StreamPart::ToolDelta { part, .. }
         | StreamPart::Meta { part, .. }
         | StreamPart::End { part } => Some(*part),
@@ -548,9 +549,9 @@ pub(crate) struct HeldCall {
 
 impl HeldCall {
     /// A call held from its start ([`StreamPart::ToolStart`]).
-    pub(crate) fn new(id: String, synthetic_id: bool, name: String, meta: PartMeta) -> Self {
+    pub(crate) fn new(start: ToolStart) -> Self {
         HeldCall {
-            call: super::started_call(id, synthetic_id, name, meta),
+            call: super::started_call(start),
             args: String::new(),
         }
     }
@@ -777,7 +778,7 @@ impl StreamEncoder {
     }
 
     fn map_ids(&mut self, mut part: StreamPart) -> StreamPart {
-        if let StreamPart::ToolStart { id, part: p, .. } = &mut part {
+        if let StreamPart::ToolStart(ToolStart { id, part: p, .. }) = &mut part {
             if let Some(new) = self.ids.map_id(id) {
                 let detail = format!(
                     "tool-call id `{id}` is not valid for {} ({}); written as `{new}`",

@@ -5,6 +5,7 @@ use super::super::encode::part_meta;
 use super::super::hints::TOOL_PLAN;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, Reasoning, StopReason, Usage, Vendor};
+use crate::stream::Whole;
 use crate::stream::{
     EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at, call_parts,
     no_place, reasoning_id_lost, reasoning_token_lost, start_once, summary_as_thinking, text_parts,
@@ -379,32 +380,22 @@ impl EventEncoder for Encoder {
                 }
                 self.text(part, text, out)?;
             }
-            StreamPart::Signature {
-                part,
-                token,
-                encrypted,
-            } => {
-                if self.kind(part).is_some() {
-                    reasoning_token_lost(&token, encrypted, true, part, ctx);
+            StreamPart::Signature(s) => {
+                if self.kind(s.part).is_some() {
+                    reasoning_token_lost(&s.token, s.encrypted, true, s.part, ctx);
                 }
             }
-            StreamPart::ToolStart {
-                part,
-                id,
-                name,
-                meta,
-                ..
-            } => {
-                part_meta(&meta, &at(part), ctx);
-                ctx.report_unwritten_fields(&meta.vendor, &at(part));
-                self.open_call(part, id, name, out)?;
+            StreamPart::ToolStart(t) => {
+                part_meta(&t.meta, &at(t.part), ctx);
+                ctx.report_unwritten_fields(&t.meta.vendor, &at(t.part));
+                self.open_call(t.part, t.id, t.name, out)?;
             }
             StreamPart::ToolDelta { part, json } => self.args(part, json, out)?,
-            StreamPart::Whole {
+            StreamPart::Whole(Whole {
                 part,
                 choice,
                 content,
-            } => match content {
+            }) => match content {
                 Part::Text(t) => self.parts(text_parts(part, choice, t), out, ctx)?,
                 Part::ToolCall(c) => self.parts(call_parts(part, choice, c), out, ctx)?,
                 Part::Reasoning(r) => self.whole_reasoning(part, r, out)?,
@@ -418,14 +409,10 @@ impl EventEncoder for Encoder {
             }
             StreamPart::End { part } => self.end_part(part, out)?,
             StreamPart::Usage(u) => self.usage = Some(u),
-            StreamPart::Finish {
-                stop_reason,
-                vendor,
-                ..
-            } => {
+            StreamPart::Finish(f) => {
                 self.end_all(out)?;
-                self.citations(&vendor, out, ctx)?;
-                self.finish = Some(stop_reason);
+                self.citations(&f.vendor, out, ctx)?;
+                self.finish = Some(f.stop_reason);
             }
             StreamPart::ResponseMeta(v) => {
                 let mut rest = v;

@@ -9,6 +9,7 @@ use crate::stream::{
     Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, call_start, incomplete,
     provider_error, read,
 };
+use crate::stream::{Finish, Signature, Whole};
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
 use wire_types::gemini as w;
@@ -135,7 +136,7 @@ impl Decoder {
                 self.blocked = true;
                 let mut vendor = Vendor::default();
                 vendor.set_hint(F, BLOCKED, true);
-                finishes.push(StreamPart::Finish {
+                finishes.push(StreamPart::Finish(Finish {
                     choice: 0,
                     stop_reason: Some(StopReason {
                         kind: StopKind::ContentFilter,
@@ -143,7 +144,7 @@ impl Decoder {
                         format: Some(F),
                     }),
                     vendor,
-                });
+                }));
             }
         }
         for f in finishes {
@@ -215,7 +216,7 @@ impl Decoder {
             vendor.set_hint(F, NO_INDEX, true);
         }
         keep_rest(&mut vendor, "", std::mem::take(&mut cand.rest));
-        Ok(Some(StreamPart::Finish {
+        Ok(Some(StreamPart::Finish(Finish {
             choice,
             stop_reason: Some(StopReason {
                 kind: stop_kind(&reason, cand.calls > 0),
@@ -223,7 +224,7 @@ impl Decoder {
                 format: Some(F),
             }),
             vendor,
-        }))
+        })))
     }
 }
 
@@ -242,11 +243,11 @@ impl Cand {
             // Code, its result, media, a part only Gemini knows: whole.
             self.close_open(out);
             let part = out.id();
-            out.push(StreamPart::Whole {
+            out.push(StreamPart::Whole(Whole {
                 part,
                 choice: self.choice,
                 content: decode_part(p),
-            });
+            }));
             return;
         }
         match decode_part(p) {
@@ -271,11 +272,11 @@ impl Cand {
                     out.push(StreamPart::ReasoningDelta { part: open, text });
                 }
                 if let Some(token) = r.signature {
-                    out.push(StreamPart::Signature {
+                    out.push(StreamPart::Signature(Signature {
                         part: open,
                         token,
                         encrypted: false,
-                    });
+                    }));
                 }
                 if !r.meta.is_empty() {
                     out.push(StreamPart::Meta {
@@ -287,11 +288,11 @@ impl Cand {
             whole => {
                 self.close_open(out);
                 let part = out.id();
-                out.push(StreamPart::Whole {
+                out.push(StreamPart::Whole(Whole {
                     part,
                     choice: self.choice,
                     content: whole,
-                });
+                }));
             }
         }
     }

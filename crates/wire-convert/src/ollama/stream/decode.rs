@@ -8,6 +8,7 @@ use crate::stream::{
     Event, EventDecoder, Over, PartId, Parts, StreamPart, StreamStart, call_start, held_arguments,
     incomplete, provider_error, read,
 };
+use crate::stream::{Finish, Whole};
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
 use wire_types::ollama as w;
@@ -95,11 +96,11 @@ impl EventDecoder for Decoder {
             }
             let (stop_reason, vendor) = stop_of(done_reason.as_ref(), Some(true), self.calls > 0);
             self.over.end();
-            out.push(StreamPart::Finish {
+            out.push(StreamPart::Finish(Finish {
                 choice: 0,
                 stop_reason,
                 vendor,
-            });
+            }));
         } else if !vendor.fields.is_empty() {
             vendor.hints = Default::default();
             out.push(StreamPart::ResponseMeta(vendor));
@@ -208,11 +209,11 @@ impl Decoder {
                 other => {
                     self.close(out);
                     let part = out.id();
-                    out.push(StreamPart::Whole {
+                    out.push(StreamPart::Whole(Whole {
                         part,
                         choice: 0,
                         content: other,
-                    });
+                    }));
                 }
             }
         }
