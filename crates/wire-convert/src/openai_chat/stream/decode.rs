@@ -11,6 +11,7 @@ use crate::stream::{
     incomplete, provider_error, read,
 };
 use crate::stream::{Finish, ToolStart, Whole};
+use crate::vendor::keep_fields;
 use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};
 use wire_types::openai_chat as w;
@@ -570,10 +571,8 @@ impl Chunks {
         let choices = chunk.choices.take().unwrap_or_default();
         let usage = chunk.usage.take();
         let mut v = Vendor::from_extra(F, &chunk.extra, &["usage", "choices"]);
-        v.keep(F, "system_fingerprint", &chunk.system_fingerprint);
-        v.keep(F, "service_tier", &chunk.service_tier);
-        v.keep(F, "moderation", &chunk.moderation);
-        v.keep(F, "prompt_filter_results", &chunk.prompt_filter_results);
+        keep_fields!(v, F, chunk; system_fingerprint, service_tier, moderation,
+            prompt_filter_results);
         let id = chunk.id.filter(|i| !i.is_empty());
         if !out.started() {
             if id.is_none() && choices.is_empty() && usage.is_none() {
