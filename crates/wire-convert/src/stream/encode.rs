@@ -228,6 +228,16 @@ pub(crate) fn call_parts(part: PartId, choice: u32, call: ToolCall) -> [StreamPa
     ]
 }
 
+/// A whole text or call as the parts it streams as ([`text_parts`], [`call_parts`]), for
+/// an encoder that writes both as it writes streamed ones; any other part given back.
+pub(crate) fn streamed(whole: Whole) -> Result<[StreamPart; 3], Whole> {
+    match whole.content {
+        Part::Text(t) => Ok(text_parts(whole.part, whole.choice, t)),
+        Part::ToolCall(c) => Ok(call_parts(whole.part, whole.choice, c)),
+        content => Err(Whole { content, ..whole }),
+    }
+}
+
 /// The loss pointer of a streamed part: `/parts/<part id>`.
 pub(crate) fn at(part: PartId) -> String {
     format!("/parts/{}", part.0)

@@ -48,8 +48,8 @@ pub use encode::StreamEncoder;
 pub(crate) use encode::{
     ChunkHead, EventEncoder, Events, Gate, HeldCall, Rule, UNFINISHED, at, call_parts, call_type,
     error_code, held_arguments, meta_lost, no_place, reasoning_dropped, reasoning_id_lost,
-    reasoning_token_lost, signature_lost, start_once, summary_as_text, summary_as_thinking,
-    text_parts,
+    reasoning_token_lost, signature_lost, start_once, streamed, summary_as_text,
+    summary_as_thinking,
 };
 pub use translate::StreamTranslator;
 

@@ -6,8 +6,7 @@ use crate::model::{Opaque, Part, Usage};
 use crate::stream::Whole;
 use crate::stream::{
     EventEncoder, Events, Gate, PartId, Rule, StreamErrorKind, StreamPart, StreamStart, UNFINISHED,
-    at, call_parts, meta_lost, no_place, reasoning_id_lost, reasoning_token_lost, summary_as_text,
-    text_parts,
+    at, meta_lost, no_place, reasoning_id_lost, reasoning_token_lost, streamed, summary_as_text,
 };
 use crate::{Ctx, Error, LossCode};
 
@@ -288,30 +287,27 @@ impl EventEncoder for Encoder {
                 self.open_block(t.part, Block::Tool, tool_block(t.id, t.name), out)?;
             }
             StreamPart::ToolDelta { part, json } => self.delta(part, input_delta(json), out)?,
-            StreamPart::Whole(Whole {
-                part,
-                choice,
-                content,
-            }) => match content {
-                Part::Text(t) => self.parts(text_parts(part, choice, t), out, ctx)?,
-                Part::ToolCall(c) => self.parts(call_parts(part, choice, c), out, ctx)?,
-                // A block of this format kept whole: written as it came.
-                Part::Opaque(Opaque {
-                    format: F, value, ..
-                }) => match serde_json::from_value(value) {
-                    Ok(block) => {
-                        self.open_block(part, Block::Text, block, out)?;
-                        self.stop_block(part, out)?;
-                    }
-                    Err(e) => ctx.dropped(
-                        LossCode::PartUnsupported,
-                        at(part),
-                        format!(
-                            "this anthropic block, kept whole, is no longer a valid block: {e}"
+            StreamPart::Whole(whole) => match streamed(whole) {
+                Ok(parts) => self.parts(parts, out, ctx)?,
+                Err(Whole { part, content, .. }) => match content {
+                    // A block of this format kept whole: written as it came.
+                    Part::Opaque(Opaque {
+                        format: F, value, ..
+                    }) => match serde_json::from_value(value) {
+                        Ok(block) => {
+                            self.open_block(part, Block::Text, block, out)?;
+                            self.stop_block(part, out)?;
+                        }
+                        Err(e) => ctx.dropped(
+                            LossCode::PartUnsupported,
+                            at(part),
+                            format!(
+                                "this anthropic block, kept whole, is no longer a valid block: {e}"
+                            ),
                         ),
-                    ),
+                    },
+                    other => no_place(part, &other, "an anthropic response stream", ctx),
                 },
-                other => no_place(part, &other, "an anthropic response stream", ctx),
             },
             StreamPart::Meta { part, meta } => meta_lost(&meta, part, ctx),
             StreamPart::End { part } => self.stop_block(part, out)?,

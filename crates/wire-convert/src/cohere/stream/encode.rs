@@ -7,8 +7,8 @@ use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, Reasoning, StopReason, Usage, Vendor};
 use crate::stream::Whole;
 use crate::stream::{
-    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at, call_parts,
-    no_place, reasoning_id_lost, reasoning_token_lost, start_once, summary_as_thinking, text_parts,
+    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at, no_place,
+    reasoning_id_lost, reasoning_token_lost, start_once, streamed, summary_as_thinking,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -391,15 +391,12 @@ impl EventEncoder for Encoder {
                 self.open_call(t.part, t.id, t.name, out)?;
             }
             StreamPart::ToolDelta { part, json } => self.args(part, json, out)?,
-            StreamPart::Whole(Whole {
-                part,
-                choice,
-                content,
-            }) => match content {
-                Part::Text(t) => self.parts(text_parts(part, choice, t), out, ctx)?,
-                Part::ToolCall(c) => self.parts(call_parts(part, choice, c), out, ctx)?,
-                Part::Reasoning(r) => self.whole_reasoning(part, r, out)?,
-                other => no_place(part, &other, "a cohere stream", ctx),
+            StreamPart::Whole(whole) => match streamed(whole) {
+                Ok(parts) => self.parts(parts, out, ctx)?,
+                Err(Whole { part, content, .. }) => match content {
+                    Part::Reasoning(r) => self.whole_reasoning(part, r, out)?,
+                    other => no_place(part, &other, "a cohere stream", ctx),
+                },
             },
             StreamPart::Meta { part, meta } => {
                 if self.kind(part).is_some() {
