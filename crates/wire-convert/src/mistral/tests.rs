@@ -1,7 +1,9 @@
 use super::F;
 use super::encode::BRIDGE;
 use crate::model::{self, Choice, Message, Part, Role, StopKind, StopReason, ToolChoice, Vendor};
-use crate::stream::{Finish, ToolStart};
+use crate::stream::{
+    Finish, PartId, StreamDecoder, StreamEncoder, StreamPart, StreamStart, ToolStart,
+};
 use crate::{LossCode, LossKind, Options, convert_request_value, convert_response_value};
 use serde_json::{Value, json};
 use wire_types::Format;
@@ -369,7 +371,6 @@ fn empty_text_parts_are_not_sent() {
 
 use crate::model::PartMeta;
 use crate::openai_chat::stream::testing::every_fixture_written_as;
-use crate::stream::{PartId, StreamDecoder, StreamEncoder, StreamPart, StreamStart};
 
 /// Every recorded stream of every format, written as a Mistral stream: each chunk is
 /// valid against the SDK's `CompletionChunk`; a finished stream has its usage (when the

@@ -2,7 +2,9 @@ use super::F;
 use crate::model::{
     self, Media, Message, Part, PartMeta, ReasoningConfig, Role, Settings, Source, Text, ToolResult,
 };
-use crate::stream::{Signature, ToolStart};
+use crate::stream::{
+    PartId, Signature, StreamDecoder, StreamEncoder, StreamPart, StreamStart, ToolStart,
+};
 use crate::{Loss, LossCode, LossKind, Options, convert_request_value, convert_response_value};
 use serde_json::json;
 
@@ -197,7 +199,6 @@ fn a_tool_message_keeps_its_name() {
 
 use super::stream::testing::every_fixture_written_as;
 use crate::Format;
-use crate::stream::{PartId, StreamDecoder, StreamEncoder, StreamPart, StreamStart};
 
 /// The parts of a Chat Completions stream given as its chunks' JSON.
 fn stream_parts(chunks: &[serde_json::Value]) -> Vec<StreamPart> {

@@ -1,7 +1,9 @@
 //! [`Accumulator`]: stream parts in, the response they add up to out.
 
-use super::{Finish, Signature, ToolStart, Whole};
-use super::{PartId, StreamDecoder, StreamError, StreamErrorKind, StreamPart};
+use super::{
+    Finish, PartId, Signature, StreamDecoder, StreamError, StreamErrorKind, StreamPart, ToolStart,
+    Whole,
+};
 use crate::model::{
     self, Arguments, Choice, Message, Part, PartMeta, Reasoning, Role, Text, ToolCall,
 };

@@ -1,8 +1,7 @@
 //! [`StreamDecoder`]: bytes of one format's stream in, [`StreamPart`]s out, and the
 //! [`EventDecoder`] state machine each format implements.
 
-use super::ToolStart;
-use super::{PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
+use super::{PartId, StreamError, StreamErrorKind, StreamPart, StreamStart, ToolStart};
 use crate::{Ctx, Error, Format, Loss, LossCode, Options};
 use wire_types::stream::{
     EventStreamParser, FrameError, FrameKind, FrameParser, Limits, NdjsonParser, RawFrame,

@@ -1,8 +1,10 @@
 //! [`StreamEncoder`]: [`StreamPart`]s in, a format's stream out (its typed events in its
 //! wire framing), and the [`EventEncoder`] state machine each format implements.
 
-use super::{Finish, Signature, ToolStart, Whole};
-use super::{Framing, PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
+use super::{
+    Finish, Framing, PartId, Signature, StreamError, StreamErrorKind, StreamPart, StreamStart,
+    ToolStart, Whole,
+};
 use crate::ids::IdMapper;
 use crate::model::{Arguments, Part, PartMeta, Signed, Text, ToolCall, Vendor};
 use crate::passes::tools::NO_TYPE;

@@ -1,7 +1,6 @@
 //! [`StreamTranslator`]: one format's stream in, another's out, as the bytes arrive.
 
-use super::ToolStart;
-use super::{Framing, StreamDecoder, StreamEncoder, StreamError, StreamPart};
+use super::{Framing, StreamDecoder, StreamEncoder, StreamError, StreamPart, ToolStart};
 use crate::{Error, Format, IdMap, Loss, NameMap, Options};
 use wire_types::stream::{Limits, write_event_stream, write_ndjson, write_sse_frame};
 

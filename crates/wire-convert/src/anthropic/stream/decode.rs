@@ -6,10 +6,10 @@ use super::super::response::{decode_response, decode_usage, stop_reason_of};
 use super::super::{F, w};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start,
-    event_type, held_arguments, incomplete, provider_error, read, reasoning_start,
+    Event, EventDecoder, Finish, Once, Over, PartId, Parts, Signature, StreamPart, StreamStart,
+    Whole, call_start, event_type, held_arguments, incomplete, provider_error, read,
+    reasoning_start,
 };
-use crate::stream::{Finish, Signature, Whole};
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
 /// What an open block is, by its `index`.

@@ -3,10 +3,10 @@
 use super::super::response::{encode_stop, encode_usage};
 use super::super::{F, w};
 use crate::model::{Opaque, Part, Usage};
-use crate::stream::Whole;
 use crate::stream::{
     EventEncoder, Events, Gate, PartId, Rule, StreamErrorKind, StreamPart, StreamStart, UNFINISHED,
-    at, meta_lost, no_place, reasoning_id_lost, reasoning_token_lost, streamed, summary_as_text,
+    Whole, at, meta_lost, no_place, reasoning_id_lost, reasoning_token_lost, streamed,
+    summary_as_text,
 };
 use crate::{Ctx, Error, LossCode};
 

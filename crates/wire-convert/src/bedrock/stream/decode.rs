@@ -5,10 +5,9 @@ use super::super::response::{decode_usage, stop_reason};
 use super::super::{F, hints};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, end_call, incomplete,
-    provider_error, read,
+    Event, EventDecoder, Finish, Once, Over, PartId, Parts, Signature, StreamPart, StreamStart,
+    ToolStart, Whole, end_call, incomplete, provider_error, read,
 };
-use crate::stream::{Finish, Signature, ToolStart, Whole};
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
 use wire_types::bedrock as w;

@@ -4,11 +4,10 @@ use super::super::F;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, PartMeta, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, Gate, PartId, Rule, StreamError, StreamErrorKind, StreamPart,
-    StreamStart, UNFINISHED, at, call_parts, no_place, reasoning_id_lost, reasoning_token_lost,
-    signature_lost, start_once, summary_as_text,
+    EventEncoder, Events, Gate, PartId, Rule, Signature, StreamError, StreamErrorKind, StreamPart,
+    StreamStart, ToolStart, UNFINISHED, Whole, at, call_parts, no_place, reasoning_id_lost,
+    reasoning_token_lost, signature_lost, start_once, summary_as_text,
 };
-use crate::stream::{Signature, ToolStart, Whole};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};

@@ -6,10 +6,9 @@ use super::super::hints::TOOL_PLAN;
 use super::super::response::{decode_usage, stop_reason};
 use crate::model::{Part, PartMeta, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start, end_call,
-    event_type, incomplete, provider_error, read,
+    Event, EventDecoder, Finish, Once, Over, PartId, Parts, StreamPart, StreamStart, Whole,
+    call_start, end_call, event_type, incomplete, provider_error, read,
 };
-use crate::stream::{Finish, Whole};
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
 use wire_types::cohere as w;

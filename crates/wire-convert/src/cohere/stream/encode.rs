@@ -5,10 +5,9 @@ use super::super::encode::part_meta;
 use super::super::hints::TOOL_PLAN;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, Reasoning, StopReason, Usage, Vendor};
-use crate::stream::Whole;
 use crate::stream::{
-    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at, no_place,
-    reasoning_id_lost, reasoning_token_lost, start_once, streamed, summary_as_thinking,
+    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, Whole, at,
+    no_place, reasoning_id_lost, reasoning_token_lost, start_once, streamed, summary_as_thinking,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;

@@ -3,9 +3,9 @@
 use super::super::F;
 use crate::model::Part;
 use crate::stream::{
-    Accumulator, Framing, PartId, StreamDecoder, StreamEncoder, StreamErrorKind, StreamPart,
+    Accumulator, Finish, Framing, PartId, StreamDecoder, StreamEncoder, StreamErrorKind,
+    StreamPart, ToolStart,
 };
-use crate::stream::{Finish, ToolStart};
 use crate::{Error, Format, Options};
 use serde_json::{Value, json};
 use wire_types::cohere as w;

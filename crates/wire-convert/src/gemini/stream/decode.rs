@@ -6,10 +6,9 @@ use super::super::response::{decode_response, decode_usage, stop_kind};
 use super::super::{F, keep_rest, rest};
 use crate::model::{Part, PartMeta, StopKind, StopReason, Usage, Vendor};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, call_start, incomplete,
-    provider_error, read,
+    Event, EventDecoder, Finish, PartId, Parts, Signature, StreamPart, StreamStart, Whole,
+    call_start, incomplete, provider_error, read,
 };
-use crate::stream::{Finish, Signature, Whole};
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
 use wire_types::gemini as w;

@@ -7,10 +7,9 @@ use super::super::rebuild_from;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, PartMeta, Reasoning, Role, Text, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamErrorKind, StreamPart, StreamStart,
-    at, merge_meta, meta_lost,
+    EventEncoder, Events, Finish, Gate, HeldCall, PartId, Rule, Signature, StreamErrorKind,
+    StreamPart, StreamStart, Whole, at, merge_meta, meta_lost,
 };
-use crate::stream::{Finish, Signature, Whole};
 use crate::util::rfc3339_of_unix;
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;

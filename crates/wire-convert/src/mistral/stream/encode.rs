@@ -5,11 +5,10 @@ use super::super::hints::{ARGS_JSON, INDEX, NO_ID};
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, StopReason, ToolCall, Usage, Vendor};
 use crate::openai_chat::stream::MESSAGE;
-use crate::stream::Whole;
 use crate::stream::{
     ChunkHead, EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamPart, StreamStart,
-    UNFINISHED, at, call_type, error_code, meta_lost, no_place, reasoning_dropped, signature_lost,
-    summary_as_thinking,
+    UNFINISHED, Whole, at, call_type, error_code, meta_lost, no_place, reasoning_dropped,
+    signature_lost, summary_as_thinking,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};

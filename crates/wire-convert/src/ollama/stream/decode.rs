@@ -5,10 +5,9 @@ use super::super::hints::{DONE, NO_MESSAGE};
 use super::super::response::{decode_response, stop_of};
 use crate::model::{Message, Part, ToolCall, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Over, PartId, Parts, StreamPart, StreamStart, call_start, held_arguments,
-    incomplete, provider_error, read,
+    Event, EventDecoder, Finish, Over, PartId, Parts, StreamPart, StreamStart, Whole, call_start,
+    held_arguments, incomplete, provider_error, read,
 };
-use crate::stream::{Finish, Whole};
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
 use wire_types::ollama as w;

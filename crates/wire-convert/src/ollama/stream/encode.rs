@@ -4,10 +4,9 @@ use super::super::F;
 use super::super::encode::{encode_call, encode_part, part_meta};
 use super::super::response::encode_response;
 use crate::model::{self, Choice, Message, Part, Role, StopReason, ToolCall, Usage, Vendor};
-use crate::stream::Whole;
 use crate::stream::{
-    EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at,
-    reasoning_id_lost, reasoning_token_lost, summary_as_thinking,
+    EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamPart, StreamStart, UNFINISHED, Whole,
+    at, reasoning_id_lost, reasoning_token_lost, summary_as_thinking,
 };
 use crate::{Ctx, Error, LossCode, util};
 use serde_json::Value;

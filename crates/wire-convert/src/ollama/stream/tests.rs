@@ -3,9 +3,9 @@
 use super::super::F;
 use crate::model::Part;
 use crate::stream::{
-    Accumulator, Framing, PartId, StreamDecoder, StreamEncoder, StreamErrorKind, StreamPart,
+    Accumulator, Finish, Framing, PartId, Signature, StreamDecoder, StreamEncoder, StreamErrorKind,
+    StreamPart, ToolStart,
 };
-use crate::stream::{Finish, Signature, ToolStart};
 use crate::{Error, Format, LossCode, Options};
 use serde_json::{Value, json};
 use wire_types::ollama as w;

@@ -7,10 +7,9 @@ use crate::ids::synthetic_id;
 use crate::model::{Part, PartMeta, StopReason, Text, Usage, Vendor};
 use crate::passes::tools::NO_TYPE;
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, end_call, error_code_of,
-    incomplete, provider_error, read,
+    Event, EventDecoder, Finish, PartId, Parts, StreamPart, StreamStart, ToolStart, Whole,
+    end_call, error_code_of, incomplete, provider_error, read,
 };
-use crate::stream::{Finish, ToolStart, Whole};
 use crate::vendor::keep_fields;
 use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};

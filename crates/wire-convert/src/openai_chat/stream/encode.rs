@@ -6,10 +6,10 @@ use super::super::response::encode_usage;
 use super::decode::message_members;
 use crate::model::{Part, StopKind, StopReason, ToolCall, Usage};
 use crate::stream::{
-    ChunkHead, EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at,
-    call_type, error_code, meta_lost, no_place, reasoning_dropped, signature_lost, started_call,
+    ChunkHead, EventEncoder, Events, Finish, Gate, PartId, Rule, StreamPart, StreamStart,
+    UNFINISHED, Whole, at, call_type, error_code, meta_lost, no_place, reasoning_dropped,
+    signature_lost, started_call,
 };
-use crate::stream::{Finish, Whole};
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};

@@ -6,10 +6,10 @@ use super::super::response::{decode_head, output_item};
 use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role, Text};
 use crate::stream::{
-    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start,
-    error_code_of, event_type, incomplete, provider_error, read, reasoning_start,
+    Event, EventDecoder, Finish, Once, Over, PartId, Parts, Signature, StreamPart, StreamStart,
+    ToolStart, Whole, call_start, error_code_of, event_type, incomplete, provider_error, read,
+    reasoning_start,
 };
-use crate::stream::{Finish, Signature, ToolStart, Whole};
 use crate::{Ctx, Error};
 use serde_json::{Map, Value};
 use wire_types::TextOrParts;

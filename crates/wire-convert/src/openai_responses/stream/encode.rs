@@ -6,9 +6,8 @@ use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role};
 use crate::stream::{
     Accumulator, EventEncoder, Events, Gate, PartId, Rule, StreamError, StreamErrorKind,
-    StreamPart, StreamStart, UNFINISHED, at, start_once,
+    StreamPart, StreamStart, ToolStart, UNFINISHED, Whole, at, start_once,
 };
-use crate::stream::{ToolStart, Whole};
 use crate::{Ctx, Error};
 use serde_json::{Map, Value, json};
 use wire_types::TextOrParts;

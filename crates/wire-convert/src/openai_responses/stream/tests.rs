@@ -1,8 +1,7 @@
 //! Tests of the stream decoder and encoder.
 
 use crate::model::Arguments;
-use crate::stream::Finish;
-use crate::stream::{Accumulator, Framing, StreamDecoder, StreamEncoder, StreamPart};
+use crate::stream::{Accumulator, Finish, Framing, StreamDecoder, StreamEncoder, StreamPart};
 use crate::{Error, Format, Options};
 use serde_json::Value;
 
