@@ -67,35 +67,6 @@ fn no_extra() -> wire_types::Extra {
 }
 
 impl Encoder {
-    fn start_message(
-        &mut self,
-        s: StreamStart,
-        out: &mut Events,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(), Error> {
-        for (field, known) in [
-            ("/id", s.id.is_some()),
-            ("/model", s.model.is_some()),
-            ("/created", s.created.is_some()),
-        ] {
-            if known {
-                ctx.dropped(
-                    LossCode::FieldUnsupported,
-                    field,
-                    format!("a bedrock stream carries no {}", &field[1..]),
-                );
-            }
-        }
-        let extra = ctx.extra(&s.vendor, w::MessageStartEvent::FIELDS, "");
-        out.push(
-            Some("messageStart"),
-            &w::MessageStartEvent {
-                role: w::Role::Assistant,
-                extra,
-            },
-        )
-    }
-
     fn block(&self, part: PartId) -> Option<&OpenBlock> {
         self.open.iter().find(|b| b.part == part)
     }
@@ -591,7 +562,27 @@ impl EventEncoder for Encoder {
     }
 
     fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.start_message(s, out, ctx)
+        for (field, known) in [
+            ("/id", s.id.is_some()),
+            ("/model", s.model.is_some()),
+            ("/created", s.created.is_some()),
+        ] {
+            if known {
+                ctx.dropped(
+                    LossCode::FieldUnsupported,
+                    field,
+                    format!("a bedrock stream carries no {}", &field[1..]),
+                );
+            }
+        }
+        let extra = ctx.extra(&s.vendor, w::MessageStartEvent::FIELDS, "");
+        out.push(
+            Some("messageStart"),
+            &w::MessageStartEvent {
+                role: w::Role::Assistant,
+                extra,
+            },
+        )
     }
 
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {

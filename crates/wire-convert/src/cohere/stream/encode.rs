@@ -78,44 +78,6 @@ fn index_event(index: u32) -> w::IndexEvent {
 }
 
 impl Encoder {
-    fn start_message(
-        &mut self,
-        s: StreamStart,
-        out: &mut Events,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(), Error> {
-        self.source = s.format;
-        ctx.report_unwritten_fields(&s.vendor, "");
-        if let Some(model) = &s.model {
-            ctx.dropped(
-                LossCode::FieldUnsupported,
-                "/model",
-                format!("cohere streams do not name the model (`{model}`)"),
-            );
-        }
-        if s.created.is_some() {
-            ctx.dropped(
-                LossCode::FieldUnsupported,
-                "/created",
-                "cohere streams carry no creation time",
-            );
-        }
-        out.push(
-            Some("message-start"),
-            &w::StreamEvent::MessageStart(w::MessageStartEvent {
-                id: s.id,
-                delta: Some(w::MessageStartDelta {
-                    message: Some(w::ResponseMessage {
-                        role: Some("assistant".to_owned()),
-                        ..Default::default()
-                    }),
-                    extra: Default::default(),
-                }),
-                extra: Default::default(),
-            }),
-        )
-    }
-
     fn kind(&self, part: PartId) -> Option<Open> {
         self.open.iter().find(|(p, _)| *p == part).map(|(_, o)| *o)
     }
@@ -349,7 +311,36 @@ impl EventEncoder for Encoder {
     }
 
     fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.start_message(s, out, ctx)
+        self.source = s.format;
+        ctx.report_unwritten_fields(&s.vendor, "");
+        if let Some(model) = &s.model {
+            ctx.dropped(
+                LossCode::FieldUnsupported,
+                "/model",
+                format!("cohere streams do not name the model (`{model}`)"),
+            );
+        }
+        if s.created.is_some() {
+            ctx.dropped(
+                LossCode::FieldUnsupported,
+                "/created",
+                "cohere streams carry no creation time",
+            );
+        }
+        out.push(
+            Some("message-start"),
+            &w::StreamEvent::MessageStart(w::MessageStartEvent {
+                id: s.id,
+                delta: Some(w::MessageStartDelta {
+                    message: Some(w::ResponseMessage {
+                        role: Some("assistant".to_owned()),
+                        ..Default::default()
+                    }),
+                    extra: Default::default(),
+                }),
+                extra: Default::default(),
+            }),
+        )
     }
 
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
