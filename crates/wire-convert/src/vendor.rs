@@ -440,6 +440,17 @@ impl Vendor {
     }
 }
 
+/// Keeps the named fields of a wire struct that have no neutral equivalent, in order, each
+/// as [`Vendor::keep`] does under its Rust name: `keep_fields!(v, F, req; n, user)` is
+/// `v.keep(F, "n", &req.n); v.keep(F, "user", &req.user);`. One line a format lists what
+/// it keeps (a field whose wire name differs is kept with [`Vendor::keep`]).
+macro_rules! keep_fields {
+    ($vendor:expr, $format:expr, $wire:expr; $($field:ident),+ $(,)?) => {
+        $($vendor.keep($format, stringify!($field), &$wire.$field);)*
+    };
+}
+pub(crate) use keep_fields;
+
 impl PartMeta {
     /// The meta of a part whose wire struct kept `extra` (see [`Vendor::from_extra`]).
     pub(crate) fn from_extra(format: Format, extra: &Extra) -> PartMeta {

@@ -4,6 +4,7 @@ use super::{F, decode_cache, encode_cache, hints};
 use crate::ctx::extra_from;
 use crate::model::{Dialect, Opaque, PartMeta, Tool, ToolDef, Vendor};
 use crate::vendor::Fields;
+use crate::vendor::keep_fields;
 use crate::{Ctx, LossCode, passes, schema};
 use serde_json::{Map, Value};
 use wire_types::anthropic as w;
@@ -18,10 +19,8 @@ pub(super) fn decode_tool(t: w::Tool) -> Tool {
                 Some(other) => v.set_field(F, "type", Value::String(other.to_owned())),
                 None => {}
             }
-            v.keep(F, "input_examples", &c.input_examples);
-            v.keep(F, "eager_input_streaming", &c.eager_input_streaming);
-            v.keep(F, "defer_loading", &c.defer_loading);
-            v.keep(F, "allowed_callers", &c.allowed_callers);
+            keep_fields!(v, F, c; input_examples, eager_input_streaming, defer_loading,
+                allowed_callers);
             let mut cache = None;
             decode_cache(c.cache_control, &mut cache, &mut v);
             Tool::Function(ToolDef {

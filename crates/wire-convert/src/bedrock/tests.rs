@@ -836,7 +836,10 @@ fn each_loss_says_what_it_is_about() {
 // Streams
 
 mod stream {
-    use crate::stream::{Framing, StreamDecoder, StreamEncoder, StreamErrorKind, StreamPart};
+    use crate::stream::{
+        Finish, Framing, StreamDecoder, StreamEncoder, StreamErrorKind, StreamPart, ToolStart,
+        Whole,
+    };
     use crate::{Error, Format, Options};
     use serde_json::{Value, json};
 
@@ -900,14 +903,14 @@ mod stream {
                 StreamPart::TextDelta { .. } => "text",
                 StreamPart::ReasoningStart { .. } => "reasoning_start",
                 StreamPart::ReasoningDelta { .. } => "reasoning",
-                StreamPart::Signature { .. } => "signature",
-                StreamPart::ToolStart { .. } => "tool_start",
+                StreamPart::Signature(_) => "signature",
+                StreamPart::ToolStart(_) => "tool_start",
                 StreamPart::ToolDelta { .. } => "tool",
-                StreamPart::Whole { .. } => "whole",
+                StreamPart::Whole(_) => "whole",
                 StreamPart::Meta { .. } => "meta",
                 StreamPart::End { .. } => "end",
                 StreamPart::Usage(_) => "usage",
-                StreamPart::Finish { .. } => "finish",
+                StreamPart::Finish(_) => "finish",
                 StreamPart::ResponseMeta(_) => "response_meta",
                 StreamPart::Error(_) => "error",
                 _ => "other",
@@ -1221,10 +1224,10 @@ mod stream {
         let (parts, losses) = decode(&events);
         assert!(losses.is_empty(), "{losses:?}");
         let image = parts.iter().find_map(|p| match p {
-            StreamPart::Whole {
+            StreamPart::Whole(Whole {
                 content: crate::model::Part::Image(m),
                 ..
-            } => Some(m),
+            }) => Some(m),
             _ => None,
         });
         assert_eq!(
@@ -1257,14 +1260,14 @@ mod stream {
                 part: p(0),
                 text: "lo".into(),
             },
-            StreamPart::ToolStart {
+            StreamPart::ToolStart(ToolStart {
                 part: p(1),
                 choice: 0,
                 id: "call 1".into(),
                 synthetic_id: false,
                 name: "f".into(),
                 meta: Default::default(),
-            },
+            }),
             StreamPart::ToolDelta {
                 part: p(1),
                 json: "{\"a\"".into(),
@@ -1274,18 +1277,18 @@ mod stream {
                 json: ":1}".into(),
             },
             StreamPart::End { part: p(1) },
-            StreamPart::ToolStart {
+            StreamPart::ToolStart(ToolStart {
                 part: p(2),
                 choice: 0,
                 id: "call_2".into(),
                 synthetic_id: false,
                 name: "g".into(),
                 meta: Default::default(),
-            },
+            }),
             StreamPart::End { part: p(0) },
             StreamPart::End { part: p(2) },
             // The finish before the usage, as OpenAI Chat sends them.
-            StreamPart::Finish {
+            StreamPart::Finish(Finish {
                 choice: 0,
                 stop_reason: Some(StopReason {
                     kind: StopKind::ToolUse,
@@ -1293,7 +1296,7 @@ mod stream {
                     format: None,
                 }),
                 vendor: Default::default(),
-            },
+            }),
             StreamPart::Usage(Usage {
                 input_tokens: Some(5),
                 output_tokens: Some(7),

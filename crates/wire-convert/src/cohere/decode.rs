@@ -11,6 +11,7 @@ use crate::passes::tools::decode_tools;
 use crate::passes::tools::map_function_call;
 use crate::passes::tools::{decoded_call, read_function_type};
 use crate::util::{self, opaque};
+use crate::vendor::keep_fields;
 use crate::{Ctx, Error};
 use serde_json::Value;
 use wire_types::Format;
@@ -72,11 +73,7 @@ pub(super) fn decode_request(
     out.tool_choice = decode_tool_choice(req.tool_choice.take(), &mut v, ctx);
     out.settings = decode_settings(&mut req, &mut v, ctx);
     out.output_format = decode_response_format(req.response_format.take(), &mut v, ctx);
-    v.keep(F, "strict_tools", &req.strict_tools);
-    v.keep(F, "documents", &req.documents);
-    v.keep(F, "citation_options", &req.citation_options);
-    v.keep(F, "safety_mode", &req.safety_mode);
-    v.keep(F, "logprobs", &req.logprobs);
+    keep_fields!(v, F, req; strict_tools, documents, citation_options, safety_mode, logprobs);
     out.vendor = v;
     Ok(out)
 }

@@ -7,6 +7,7 @@ use crate::model::{
     Arguments, Json, Media, Part, PartMeta, Source, Text, ToolCall, ToolResult, Vendor,
 };
 use crate::util::opaque;
+use crate::vendor::keep_fields;
 use crate::{Ctx, Error};
 use serde_json::{Map, Value};
 use wire_types::Extra;
@@ -107,10 +108,7 @@ fn decode_block(b: w::ContentBlock, ctx: &mut Ctx<'_>) -> Part {
         w::ContentBlock::Audio(m) => Part::Audio(media_content(m)),
         w::ContentBlock::ResourceLink(l) => {
             let mut meta = block_meta(&l.extra, &l.annotations, &l.meta);
-            meta.vendor.keep(F, "title", &l.title);
-            meta.vendor.keep(F, "description", &l.description);
-            meta.vendor.keep(F, "size", &l.size);
-            meta.vendor.keep(F, "icons", &l.icons);
+            keep_fields!(meta.vendor, F, l; title, description, size, icons);
             Part::Document(Media {
                 source: Source::Url { url: l.uri },
                 media_type: l.mime_type,

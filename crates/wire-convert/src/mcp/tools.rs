@@ -5,6 +5,7 @@ use super::F;
 use crate::ctx::extra_from;
 use crate::model::{Dialect, Tool, ToolDef, Vendor};
 use crate::vendor::Fields;
+use crate::vendor::keep_fields;
 use crate::{Ctx, Error, LossCode, NameMap, NameRule, passes, schema};
 use serde_json::{Map, Value};
 use wire_types::mcp as w;
@@ -81,10 +82,7 @@ fn decode_tool(t: w::Tool, at: &str) -> Result<ToolDef, Error> {
         ));
     }
     let mut v = Vendor::from_extra(F, &t.extra, &[]);
-    v.keep(F, "title", &t.title);
-    v.keep(F, "annotations", &t.annotations);
-    v.keep(F, "execution", &t.execution);
-    v.keep(F, "icons", &t.icons);
+    keep_fields!(v, F, t; title, annotations, execution, icons);
     v.keep(F, "_meta", &t.meta);
     Ok(ToolDef {
         name: t.name,

@@ -14,6 +14,7 @@ use crate::passes::tools::decode_tools;
 use crate::passes::tools::map_function_call;
 use crate::passes::tools::{decoded_call, read_function_type};
 use crate::util::{self, opaque};
+use crate::vendor::keep_fields;
 use crate::{Ctx, Error};
 use wire_types::mistral as w;
 use wire_types::{Extra, Format, TextOrParts};
@@ -81,10 +82,7 @@ pub(crate) fn decode_request(
     out.tool_choice = decode_tool_choice(req.tool_choice.take(), &mut v, ctx);
     out.settings = decode_settings(&mut req, &mut v, ctx);
     out.output_format = decode_output_format(req.response_format.take(), &mut v, ctx);
-    v.keep(F, "n", &req.n);
-    v.keep(F, "prediction", &req.prediction);
-    v.keep(F, "prompt_mode", &req.prompt_mode);
-    v.keep(F, "safe_prompt", &req.safe_prompt);
+    keep_fields!(v, F, req; n, prediction, prompt_mode, safe_prompt);
     out.vendor = v;
     Ok(out)
 }

@@ -122,29 +122,15 @@ pub(super) fn encode_settings(
     out: &mut w::Request,
     ctx: &mut Ctx<'_>,
 ) {
-    let Settings {
-        max_tokens,
-        temperature,
-        top_p,
-        top_k,
-        stop,
-        seed,
-        presence_penalty,
-        frequency_penalty,
-        parallel_tool_calls,
-        reasoning,
-        stream,
-        stream_usage: _,
-    } = s;
-    passes::settings::drop_top_k(top_k, ctx);
-    if reasoning.is_some() {
+    let own = passes::settings::chat_settings!(s, out, v.flag(F, STOP_STRING), ctx);
+    if own.reasoning.is_some() {
         ctx.dropped(
             LossCode::FieldUnsupported,
             "/settings/reasoning",
             "mistral has no reasoning setting (reasoning models think by themselves; `prompt_mode` only picks a system prompt)",
         );
     }
-    out.random_seed = match seed {
+    out.random_seed = match own.seed {
         None => fields.take_as("random_seed"),
         Some(seed) => match u64::try_from(seed) {
             Ok(seed) => Some(seed),
@@ -158,14 +144,7 @@ pub(super) fn encode_settings(
             }
         },
     };
-    out.parallel_tool_calls = parallel_tool_calls;
-    out.max_tokens = max_tokens;
-    out.temperature = temperature;
-    out.top_p = top_p;
-    out.stop = crate::passes::settings::stop_sequences(stop, v.flag(F, STOP_STRING));
-    out.presence_penalty = presence_penalty;
-    out.frequency_penalty = frequency_penalty;
-    out.stream = stream;
+    out.max_tokens = own.max_tokens;
 }
 
 /// The wire `response_format` (every neutral output format has one; a schema without a

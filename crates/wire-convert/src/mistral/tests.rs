@@ -1,6 +1,9 @@
 use super::F;
 use super::encode::BRIDGE;
 use crate::model::{self, Choice, Message, Part, Role, StopKind, StopReason, ToolChoice, Vendor};
+use crate::stream::{
+    Finish, PartId, StreamDecoder, StreamEncoder, StreamPart, StreamStart, ToolStart,
+};
 use crate::{LossCode, LossKind, Options, convert_request_value, convert_response_value};
 use serde_json::{Value, json};
 use wire_types::Format;
@@ -368,7 +371,6 @@ fn empty_text_parts_are_not_sent() {
 
 use crate::model::PartMeta;
 use crate::openai_chat::stream::testing::every_fixture_written_as;
-use crate::stream::{PartId, StreamDecoder, StreamEncoder, StreamPart, StreamStart};
 
 /// Every recorded stream of every format, written as a Mistral stream: each chunk is
 /// valid against the SDK's `CompletionChunk`; a finished stream has its usage (when the
@@ -460,14 +462,14 @@ fn text_goes_out_at_once_calls_whole_and_usage_on_the_finish() {
     assert!(String::from_utf8(hi).unwrap().contains(r#""content":"Hi""#));
     e.encode(StreamPart::End { part: PartId(0) }).unwrap();
     let started = e
-        .encode(StreamPart::ToolStart {
+        .encode(StreamPart::ToolStart(ToolStart {
             part: PartId(1),
             choice: 0,
             id: "call_1".into(),
             synthetic_id: false,
             name: "f".into(),
             meta: PartMeta::default(),
-        })
+        }))
         .unwrap();
     assert!(started.is_empty());
     for json in ["{\"a\":", "1}"] {
@@ -487,11 +489,11 @@ fn text_goes_out_at_once_calls_whole_and_usage_on_the_finish() {
     // The id is rewritten for Mistral (9 alphanumerics).
     assert!(!call.contains("call_1"), "{call}");
     let finish = e
-        .encode(StreamPart::Finish {
+        .encode(StreamPart::Finish(Finish {
             choice: 0,
             stop_reason: None,
             vendor: Default::default(),
-        })
+        }))
         .unwrap();
     assert!(finish.is_empty(), "the finish waits for the usage");
     let last = e

@@ -13,6 +13,7 @@ use crate::model::{
 };
 use crate::passes::request::open_request;
 use crate::passes::tools::{decode_tools, decoded_call, map_function_call};
+use crate::vendor::keep_fields;
 use crate::{Ctx, Error, media, util};
 use serde_json::Value;
 use wire_types::ollama as w;
@@ -30,9 +31,7 @@ pub(crate) fn decode_request(req: w::Request, ctx: &mut Ctx<'_>) -> Result<model
 
     out.settings = decode_settings(req.options, req.stream, req.think, &mut v, ctx);
     out.output_format = decode_format(req.format, &mut v, ctx);
-    v.keep(F, "keep_alive", &req.keep_alive);
-    v.keep(F, "logprobs", &req.logprobs);
-    v.keep(F, "top_logprobs", &req.top_logprobs);
+    keep_fields!(v, F, req; keep_alive, logprobs, top_logprobs);
     out.vendor = v;
     Ok(out)
 }

@@ -9,6 +9,7 @@ use crate::model::{self, Choice, Role, StopKind, StopReason, Usage, Vendor};
 use crate::passes::finish::{closed_stop, usage_dropped};
 use crate::passes::response::first_choice;
 use crate::vendor::Fields;
+use crate::vendor::keep_fields;
 use crate::{Ctx, Error, LossCode, util};
 use serde_json::Value;
 use wire_types::ollama as w;
@@ -68,11 +69,8 @@ pub(super) fn decode_response(
             v.set_field(F, "created_at", Value::String(t));
         }
     }
-    v.keep(F, "total_duration", &resp.total_duration);
-    v.keep(F, "load_duration", &resp.load_duration);
-    v.keep(F, "prompt_eval_duration", &resp.prompt_eval_duration);
-    v.keep(F, "eval_duration", &resp.eval_duration);
-    v.keep(F, "logprobs", &resp.logprobs);
+    keep_fields!(v, F, resp; total_duration, load_duration, prompt_eval_duration, eval_duration,
+        logprobs);
     if let Some(done) = resp.done {
         // Whether this is the last line: the stop reason says what it means.
         v.set_hint(F, DONE, done);

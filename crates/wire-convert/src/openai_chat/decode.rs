@@ -12,6 +12,7 @@ use crate::passes::request::open_request;
 use crate::passes::tools::decode_tools;
 use crate::passes::tools::{decoded_call, read_function_type};
 use crate::util::{self, keep, opaque};
+use crate::vendor::keep_fields;
 use crate::{Ctx, Error};
 use serde_json::{Map, Value};
 use wire_types::TextOrParts;
@@ -87,16 +88,8 @@ pub(crate) fn decode_request(
     out.tool_choice = decode_tool_choice(req.tool_choice.take(), &mut v);
     out.settings = decode_settings(&mut req, &mut v, ctx);
     out.output_format = decode_output_format(req.response_format.take(), &mut v, ctx);
-    v.keep(F, "n", &req.n);
-    v.keep(F, "logit_bias", &req.logit_bias);
-    v.keep(F, "logprobs", &req.logprobs);
-    v.keep(F, "top_logprobs", &req.top_logprobs);
-    v.keep(F, "store", &req.store);
-    v.keep(F, "metadata", &req.metadata);
-    v.keep(F, "service_tier", &req.service_tier);
-    v.keep(F, "user", &req.user);
-    v.keep(F, "functions", &req.functions);
-    v.keep(F, "function_call", &req.function_call);
+    keep_fields!(v, F, req; n, logit_bias, logprobs, top_logprobs, store, metadata, service_tier,
+        user, functions, function_call);
     out.vendor = v;
     Ok(out)
 }

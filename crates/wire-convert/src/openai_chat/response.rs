@@ -7,6 +7,7 @@ use super::hints::{COMPLETION_DETAILS, NO_INDEX, NO_LOGPROBS, NO_ROLE, OBJECT, P
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, StopKind, StopReason, Usage, Vendor};
 use crate::util::keep;
+use crate::vendor::keep_fields;
 use crate::vendor::{Fields, NULLS};
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -80,8 +81,7 @@ pub(crate) fn decode_response(
     if let Some(object) = resp.object {
         v.set_hint(F, OBJECT, object);
     }
-    v.keep(F, "system_fingerprint", &resp.system_fingerprint);
-    v.keep(F, "service_tier", &resp.service_tier);
+    keep_fields!(v, F, resp; system_fingerprint, service_tier);
     if !v.is_empty() {
         v.format = Some(F);
     }

@@ -135,31 +135,12 @@ pub(super) fn decode_output_format(
 /// Writes the neutral settings into `out`; `v` is the request's vendor record (its hints
 /// say how the source spelled the limit and `stop`). `top_k` has no place (a loss).
 pub(super) fn encode_settings(s: Settings, v: &Vendor, out: &mut w::Request, ctx: &mut Ctx<'_>) {
-    let Settings {
-        max_tokens,
-        temperature,
-        top_p,
-        top_k,
-        stop,
-        seed,
-        presence_penalty,
-        frequency_penalty,
-        parallel_tool_calls,
-        reasoning,
-        stream,
-        stream_usage,
-    } = s;
-    out.parallel_tool_calls = parallel_tool_calls;
-    out.temperature = temperature;
-    out.top_p = top_p;
-    out.stop = crate::passes::settings::stop_sequences(stop, v.flag(F, STOP_STRING));
-    out.seed = seed;
-    out.presence_penalty = presence_penalty;
-    out.frequency_penalty = frequency_penalty;
-    out.stream = stream;
+    let own = passes::settings::chat_settings!(s, out, v.flag(F, STOP_STRING), ctx);
+    out.seed = own.seed;
     // Every other format streams its usage: a stream asked for elsewhere asks for it here.
     let from_elsewhere = ctx.source.is_some_and(|f| f != F);
-    let include_usage = stream_usage.or((stream == Some(true) && from_elsewhere).then_some(true));
+    let asked = out.stream == Some(true) && from_elsewhere;
+    let include_usage = own.stream_usage.or(asked.then_some(true));
     if include_usage.is_some() {
         out.stream_options = Some(w::StreamOptions {
             include_usage,
@@ -167,15 +148,14 @@ pub(super) fn encode_settings(s: Settings, v: &Vendor, out: &mut w::Request, ctx
             extra: Default::default(),
         });
     }
-    if let Some(m) = max_tokens {
+    if let Some(m) = own.max_tokens {
         if v.flag(F, MAX_TOKENS) {
             out.max_tokens = Some(m);
         } else {
             out.max_completion_tokens = Some(m);
         }
     }
-    passes::settings::drop_top_k(top_k, ctx);
-    if let Some(r) = reasoning {
+    if let Some(r) = own.reasoning {
         out.reasoning_effort = encode_effort(&r, "/settings/reasoning", ctx);
     }
 }

@@ -2,6 +2,9 @@ use super::F;
 use crate::model::{
     self, Media, Message, Part, PartMeta, ReasoningConfig, Role, Settings, Source, Text, ToolResult,
 };
+use crate::stream::{
+    PartId, Signature, StreamDecoder, StreamEncoder, StreamPart, StreamStart, ToolStart,
+};
 use crate::{Loss, LossCode, LossKind, Options, convert_request_value, convert_response_value};
 use serde_json::json;
 
@@ -196,7 +199,6 @@ fn a_tool_message_keeps_its_name() {
 
 use super::stream::testing::every_fixture_written_as;
 use crate::Format;
-use crate::stream::{PartId, StreamDecoder, StreamEncoder, StreamPart, StreamStart};
 
 /// The parts of a Chat Completions stream given as its chunks' JSON.
 fn stream_parts(chunks: &[serde_json::Value]) -> Vec<StreamPart> {
@@ -300,14 +302,14 @@ fn calls_keep_apart_and_end_only_at_the_finish() {
     let starts: Vec<(&str, &str)> = parts
         .iter()
         .filter_map(|p| match p {
-            StreamPart::ToolStart { id, name, .. } => Some((id.as_str(), name.as_str())),
+            StreamPart::ToolStart(ToolStart { id, name, .. }) => Some((id.as_str(), name.as_str())),
             _ => None,
         })
         .collect();
     assert_eq!(starts, [("a", "f"), ("b", "g"), ("c", "h")]);
     let finish = parts
         .iter()
-        .position(|p| matches!(p, StreamPart::Finish { .. }))
+        .position(|p| matches!(p, StreamPart::Finish(_)))
         .unwrap();
     let first_end = parts
         .iter()
@@ -397,14 +399,14 @@ fn foreign_reasoning_is_one_loss_per_part() {
             text: "hm".into(),
         });
     }
-    parts.push(StreamPart::Signature {
+    parts.push(StreamPart::Signature(Signature {
         part: PartId(0),
         token: model::Signed {
             value: "sig".into(),
             format: Format::Anthropic,
         },
         encrypted: false,
-    });
+    }));
     let out = e.encode_all(parts).unwrap();
     assert!(!String::from_utf8_lossy(&out).contains("hm"));
     let paths: Vec<&str> = e.losses().iter().map(|l| l.path.as_str()).collect();

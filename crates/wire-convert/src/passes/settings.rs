@@ -1,5 +1,5 @@
-//! The rules of requests' settings several formats share, written once: a wire value
-//! kept whole, the model a target requires, stop sequences as a string or a list, the
+//! The rules of requests' settings several formats share, written once: the settings an
+//! OpenAI-shaped request takes as they are, a wire value kept whole, the model a target requires, stop sequences as a string or a list, the
 //! losses of the settings a target has no place for (seed and penalties, `top_k`, the
 //! parallel-calls switch, an output schema's name and strictness, hidden thinking), and
 //! reasoning effort levels against token budgets.
@@ -111,6 +111,57 @@ pub(crate) fn read_stop_sequences(
         TextOrParts::Parts(p) => p,
     })
 }
+
+/// The settings an OpenAI-shaped request ([`chat_settings!`]) writes by rules of its own.
+pub(crate) struct OwnSettings {
+    /// Output-token limit.
+    pub(crate) max_tokens: Option<u64>,
+    /// Sampling seed.
+    pub(crate) seed: Option<i64>,
+    /// Reasoning effort or budget.
+    pub(crate) reasoning: Option<ReasoningConfig>,
+    /// Whether a stream reports its usage.
+    pub(crate) stream_usage: Option<bool>,
+}
+
+/// Writes the settings an OpenAI-shaped request (Chat Completions, Mistral) takes as they
+/// are into `$out`, a wire request with fields of the same names: the sampling settings,
+/// the penalties, the parallel-calls switch, `stream`, and `stop` ([`stop_sequences`], a
+/// string when `$stop_string`); `top_k` has no place ([`drop_top_k`]). Gives back the
+/// settings the format writes by rules of its own ([`OwnSettings`]).
+macro_rules! chat_settings {
+    ($s:expr, $out:expr, $stop_string:expr, $ctx:expr) => {{
+        let $crate::model::Settings {
+            max_tokens,
+            temperature,
+            top_p,
+            top_k,
+            stop,
+            seed,
+            presence_penalty,
+            frequency_penalty,
+            parallel_tool_calls,
+            reasoning,
+            stream,
+            stream_usage,
+        } = $s;
+        $out.parallel_tool_calls = parallel_tool_calls;
+        $out.temperature = temperature;
+        $out.top_p = top_p;
+        $out.stop = $crate::passes::settings::stop_sequences(stop, $stop_string);
+        $out.presence_penalty = presence_penalty;
+        $out.frequency_penalty = frequency_penalty;
+        $out.stream = stream;
+        $crate::passes::settings::drop_top_k(top_k, $ctx);
+        $crate::passes::settings::OwnSettings {
+            max_tokens,
+            seed,
+            reasoning,
+            stream_usage,
+        }
+    }};
+}
+pub(crate) use chat_settings;
 
 /// Reports a `top_k` the target has no place for.
 pub(crate) fn drop_top_k(top_k: Option<u64>, ctx: &mut Ctx<'_>) {

@@ -1,6 +1,9 @@
 //! [`Accumulator`]: stream parts in, the response they add up to out.
 
-use super::{PartId, StreamDecoder, StreamError, StreamErrorKind, StreamPart};
+use super::{
+    Finish, PartId, Signature, StreamDecoder, StreamError, StreamErrorKind, StreamPart, ToolStart,
+    Whole,
+};
 use crate::model::{
     self, Arguments, Choice, Message, Part, PartMeta, Reasoning, Role, Text, ToolCall,
 };
@@ -96,38 +99,31 @@ impl Accumulator {
                     r.summary[i].push_str(&text);
                 }
             }
-            StreamPart::Signature {
+            StreamPart::Signature(Signature {
                 part,
                 token,
                 encrypted,
-            } => match self.part_mut(part) {
+            }) => match self.part_mut(part) {
                 Some(Part::Reasoning(r)) if encrypted => r.encrypted = Some(token),
                 Some(Part::Reasoning(r)) => r.signature = Some(token),
                 Some(other) => other.meta_mut().signature = Some(token),
                 None => {}
             },
-            StreamPart::ToolStart {
-                part,
-                choice,
-                id,
-                synthetic_id,
-                name,
-                meta,
-            } => {
-                self.arguments.push((part, String::new()));
-                let call = started_call(id, synthetic_id, name, meta);
-                self.open(part, choice, Part::ToolCall(call));
+            StreamPart::ToolStart(t) => {
+                self.arguments.push((t.part, String::new()));
+                let (part, choice) = (t.part, t.choice);
+                self.open(part, choice, Part::ToolCall(started_call(t)));
             }
             StreamPart::ToolDelta { part, json } => {
                 if let Some((_, text)) = self.arguments.iter_mut().find(|(p, _)| *p == part) {
                     text.push_str(&json);
                 }
             }
-            StreamPart::Whole {
+            StreamPart::Whole(Whole {
                 part,
                 choice,
                 content,
-            } => self.open(part, choice, content),
+            }) => self.open(part, choice, content),
             StreamPart::Meta { part, meta } => {
                 if let Some(p) = self.part_mut(part) {
                     merge_meta(p.meta_mut(), meta);
@@ -135,11 +131,11 @@ impl Accumulator {
             }
             StreamPart::End { part } => self.close(part),
             StreamPart::Usage(u) => self.response.usage = Some(u),
-            StreamPart::Finish {
+            StreamPart::Finish(Finish {
                 choice,
                 stop_reason,
                 vendor,
-            } => {
+            }) => {
                 let c = self.choice(choice as usize);
                 c.stop_reason = stop_reason;
                 c.vendor.merge(vendor);
@@ -243,18 +239,13 @@ impl Accumulator {
 }
 
 /// A tool call as its stream start gives it: its arguments to come (as deltas).
-pub(crate) fn started_call(
-    id: String,
-    synthetic_id: bool,
-    name: String,
-    meta: PartMeta,
-) -> ToolCall {
+pub(crate) fn started_call(start: ToolStart) -> ToolCall {
     ToolCall {
-        id,
-        synthetic_id,
-        name,
+        id: start.id,
+        synthetic_id: start.synthetic_id,
+        name: start.name,
         arguments: Arguments::Text(String::new()),
-        meta,
+        meta: start.meta,
     }
 }
 

@@ -1,7 +1,7 @@
 //! [`StreamDecoder`]: bytes of one format's stream in, [`StreamPart`]s out, and the
 //! [`EventDecoder`] state machine each format implements.
 
-use super::{PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
+use super::{PartId, StreamError, StreamErrorKind, StreamPart, StreamStart, ToolStart};
 use crate::{Ctx, Error, Format, Loss, LossCode, Options};
 use wire_types::stream::{
     EventStreamParser, FrameError, FrameKind, FrameParser, Limits, NdjsonParser, RawFrame,
@@ -88,7 +88,7 @@ impl Parts {
         if !self.started && !matches!(part, StreamPart::Start(_)) {
             self.start(StreamStart::default());
         }
-        if matches!(part, StreamPart::Finish { .. }) {
+        if matches!(part, StreamPart::Finish(_)) {
             self.finished = true;
         }
         self.out.push(part);
@@ -215,14 +215,14 @@ pub(crate) fn call_start(
     choice: u32,
     call: crate::model::ToolCall,
 ) -> (StreamPart, crate::model::Arguments) {
-    let start = StreamPart::ToolStart {
+    let start = StreamPart::ToolStart(ToolStart {
         part,
         choice,
         id: call.id,
         synthetic_id: call.synthetic_id,
         name: call.name,
         meta: call.meta,
-    };
+    });
     (start, call.arguments)
 }
 

@@ -1,7 +1,10 @@
 //! [`StreamEncoder`]: [`StreamPart`]s in, a format's stream out (its typed events in its
 //! wire framing), and the [`EventEncoder`] state machine each format implements.
 
-use super::{Framing, PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
+use super::{
+    Finish, Framing, PartId, Signature, StreamError, StreamErrorKind, StreamPart, StreamStart,
+    ToolStart, Whole,
+};
 use crate::ids::IdMapper;
 use crate::model::{Arguments, Part, PartMeta, Signed, Text, ToolCall, Vendor};
 use crate::passes::tools::NO_TYPE;
@@ -227,6 +230,16 @@ pub(crate) fn call_parts(part: PartId, choice: u32, call: ToolCall) -> [StreamPa
     ]
 }
 
+/// A whole text or call as the parts it streams as ([`text_parts`], [`call_parts`]), for
+/// an encoder that writes both as it writes streamed ones; any other part given back.
+pub(crate) fn streamed(whole: Whole) -> Result<[StreamPart; 3], Whole> {
+    match whole.content {
+        Part::Text(t) => Ok(text_parts(whole.part, whole.choice, t)),
+        Part::ToolCall(c) => Ok(call_parts(whole.part, whole.choice, c)),
+        content => Err(Whole { content, ..whole }),
+    }
+}
+
 /// The loss pointer of a streamed part: `/parts/<part id>`.
 pub(crate) fn at(part: PartId) -> String {
     format!("/parts/{}", part.0)
@@ -406,10 +419,10 @@ impl Dropped {
         let (id, choice) = match part {
             StreamPart::TextStart { part, choice, .. }
             | StreamPart::ReasoningStart { part, choice, .. }
-            | StreamPart::ToolStart { part, choice, .. }
-            | StreamPart::Whole { part, choice, .. } => (*part, *choice),
-            StreamPart::Finish { choice, .. } => return one.is_none() || *choice == 0,
-            StreamPart::Signature { part, token, .. } if !tokens => {
+            | StreamPart::ToolStart(ToolStart { part, choice, .. })
+            | StreamPart::Whole(Whole { part, choice, .. }) => (*part, *choice),
+            StreamPart::Finish(Finish { choice, .. }) => return one.is_none() || *choice == 0,
+            StreamPart::Signature(Signature { part, token, .. }) if !tokens => {
                 if !self.0.contains(part) {
                     reasoning_token_lost(token, false, false, *part, ctx);
                 }
@@ -444,7 +457,7 @@ fn part_of(part: &StreamPart) -> Option<PartId> {
         StreamPart::TextDelta { part, .. }
         | StreamPart::ReasoningDelta { part, .. }
         | StreamPart::SummaryDelta { part, .. }
-        | StreamPart::Signature { part, .. }
+        | StreamPart::Signature(Signature { part, .. })
         | StreamPart::ToolDelta { part, .. }
         | StreamPart::Meta { part, .. }
         | StreamPart::End { part } => Some(*part),
@@ -548,9 +561,9 @@ pub(crate) struct HeldCall {
 
 impl HeldCall {
     /// A call held from its start ([`StreamPart::ToolStart`]).
-    pub(crate) fn new(id: String, synthetic_id: bool, name: String, meta: PartMeta) -> Self {
+    pub(crate) fn new(start: ToolStart) -> Self {
         HeldCall {
-            call: super::started_call(id, synthetic_id, name, meta),
+            call: super::started_call(start),
             args: String::new(),
         }
     }
@@ -777,7 +790,7 @@ impl StreamEncoder {
     }
 
     fn map_ids(&mut self, mut part: StreamPart) -> StreamPart {
-        if let StreamPart::ToolStart { id, part: p, .. } = &mut part {
+        if let StreamPart::ToolStart(ToolStart { id, part: p, .. }) = &mut part {
             if let Some(new) = self.ids.map_id(id) {
                 let detail = format!(
                     "tool-call id `{id}` is not valid for {} ({}); written as `{new}`",

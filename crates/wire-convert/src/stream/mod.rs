@@ -48,8 +48,8 @@ pub use encode::StreamEncoder;
 pub(crate) use encode::{
     ChunkHead, EventEncoder, Events, Gate, HeldCall, Rule, UNFINISHED, at, call_parts, call_type,
     error_code, held_arguments, meta_lost, no_place, reasoning_dropped, reasoning_id_lost,
-    reasoning_token_lost, signature_lost, start_once, summary_as_text, summary_as_thinking,
-    text_parts,
+    reasoning_token_lost, signature_lost, start_once, streamed, summary_as_text,
+    summary_as_thinking,
 };
 pub use translate::StreamTranslator;
 
@@ -124,34 +124,10 @@ pub enum StreamPart {
     },
     /// The reasoning's signature (or an encrypted / redacted payload), tagged with the
     /// provider that made it. Replaces any earlier one of the same kind.
-    Signature {
-        /// The part.
-        part: PartId,
-        /// The token.
-        token: Signed,
-        /// Whether it is an encrypted payload rather than a signature.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        encrypted: bool,
-    },
+    Signature(Signature),
     /// A tool call begins: its provider id (made up from its position when the provider
     /// gave none, as for whole bodies) and its name.
-    ToolStart {
-        /// The part.
-        part: PartId,
-        /// The choice it belongs to.
-        #[serde(default, skip_serializing_if = "is_zero")]
-        choice: u32,
-        /// The call id.
-        id: String,
-        /// Whether the id was made up.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        synthetic_id: bool,
-        /// The tool's name.
-        name: String,
-        /// Vendor data of the call.
-        #[serde(default, skip_serializing_if = "PartMeta::is_empty")]
-        meta: PartMeta,
-    },
+    ToolStart(ToolStart),
     /// Argument JSON text to append (fragments are not at token boundaries).
     ToolDelta {
         /// The part.
@@ -161,15 +137,7 @@ pub enum StreamPart {
     },
     /// A whole part that arrives at once and has no deltas (a hosted tool's call or
     /// result, an image, a part only its format understands).
-    Whole {
-        /// The part.
-        part: PartId,
-        /// The choice it belongs to.
-        #[serde(default, skip_serializing_if = "is_zero")]
-        choice: u32,
-        /// The part.
-        content: crate::model::Part,
-    },
+    Whole(Whole),
     /// More vendor data for an open part (a Gemini signature on text, a citation): merged
     /// into what it has.
     Meta {
@@ -186,22 +154,70 @@ pub enum StreamPart {
     /// Token usage so far, cumulative: it replaces any earlier `Usage`.
     Usage(Usage),
     /// A choice is complete, and why it stopped.
-    Finish {
-        /// The choice.
-        #[serde(default, skip_serializing_if = "is_zero")]
-        choice: u32,
-        /// Why it stopped, when the provider said.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        stop_reason: Option<StopReason>,
-        /// Vendor data of the choice (a stop sequence, logprobs kept whole).
-        #[serde(default, skip_serializing_if = "Vendor::is_empty")]
-        vendor: Vendor,
-    },
+    Finish(Finish),
     /// Response-level vendor data learned after the start (Responses' final `response`
     /// object, Anthropic's container): merged into the response's.
     ResponseMeta(Vendor),
     /// The provider reported an error, or the stream broke off.
     Error(StreamError),
+}
+
+/// A reasoning part's signature ([`StreamPart::Signature`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Signature {
+    /// The part.
+    pub part: PartId,
+    /// The token.
+    pub token: Signed,
+    /// Whether it is an encrypted payload rather than a signature.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub encrypted: bool,
+}
+
+/// A tool call's start ([`StreamPart::ToolStart`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolStart {
+    /// The part.
+    pub part: PartId,
+    /// The choice it belongs to.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub choice: u32,
+    /// The call id.
+    pub id: String,
+    /// Whether the id was made up.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub synthetic_id: bool,
+    /// The tool's name.
+    pub name: String,
+    /// Vendor data of the call.
+    #[serde(default, skip_serializing_if = "PartMeta::is_empty")]
+    pub meta: PartMeta,
+}
+
+/// A part that arrives whole ([`StreamPart::Whole`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Whole {
+    /// The part.
+    pub part: PartId,
+    /// The choice it belongs to.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub choice: u32,
+    /// The part.
+    pub content: crate::model::Part,
+}
+
+/// A choice's end ([`StreamPart::Finish`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finish {
+    /// The choice.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub choice: u32,
+    /// Why it stopped, when the provider said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<StopReason>,
+    /// Vendor data of the choice (a stop sequence, logprobs kept whole).
+    #[serde(default, skip_serializing_if = "Vendor::is_empty")]
+    pub vendor: Vendor,
 }
 
 /// What is known of a response when its stream begins.

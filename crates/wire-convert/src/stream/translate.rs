@@ -1,6 +1,6 @@
 //! [`StreamTranslator`]: one format's stream in, another's out, as the bytes arrive.
 
-use super::{Framing, StreamDecoder, StreamEncoder, StreamError, StreamPart};
+use super::{Framing, StreamDecoder, StreamEncoder, StreamError, StreamPart, ToolStart};
 use crate::{Error, Format, IdMap, Loss, NameMap, Options};
 use wire_types::stream::{Limits, write_event_stream, write_ndjson, write_sse_frame};
 
@@ -122,7 +122,7 @@ impl StreamTranslator {
     fn forward(&mut self, mut parts: Vec<StreamPart>) -> Result<Vec<u8>, Error> {
         if !self.names.is_empty() {
             for p in &mut parts {
-                if let StreamPart::ToolStart { name, .. } = p {
+                if let StreamPart::ToolStart(ToolStart { name, .. }) = p {
                     crate::passes::names::restore(name, &self.names);
                 }
             }

@@ -6,8 +6,9 @@ use super::super::response::{decode_response, decode_usage, stop_reason_of};
 use super::super::{F, w};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start,
-    event_type, held_arguments, incomplete, provider_error, read, reasoning_start,
+    Event, EventDecoder, Finish, Once, Over, PartId, Parts, Signature, StreamPart, StreamStart,
+    Whole, call_start, event_type, held_arguments, incomplete, provider_error, read,
+    reasoning_start,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -118,11 +119,11 @@ impl EventDecoder for Decoder {
             w::StreamEvent::MessageStop(_) => {
                 self.close_all(out);
                 self.over.end();
-                out.push(StreamPart::Finish {
+                out.push(StreamPart::Finish(Finish {
                     choice: 0,
                     stop_reason: self.stop_reason.take(),
                     vendor: Vendor::default(),
-                });
+                }));
             }
             w::StreamEvent::Ping(_) => {}
             w::StreamEvent::Error(e) => out.push(provider_error(
@@ -187,11 +188,11 @@ impl Decoder {
                 }
                 for (token, encrypted) in [(r.signature, false), (r.encrypted, true)] {
                     if let Some(token) = token.filter(|t| !t.value.is_empty()) {
-                        out.push(StreamPart::Signature {
+                        out.push(StreamPart::Signature(Signature {
                             part: id,
                             token,
                             encrypted,
-                        });
+                        }));
                     }
                 }
                 Open::Thinking(id)
@@ -212,11 +213,11 @@ impl Decoder {
                 input: String::new(),
             },
             whole => {
-                out.push(StreamPart::Whole {
+                out.push(StreamPart::Whole(Whole {
                     part: id,
                     choice: 0,
                     content: whole,
-                });
+                }));
                 Open::Done
             }
         };
@@ -249,14 +250,14 @@ impl Decoder {
                 });
             }
             (Open::Thinking(part), w::BlockDelta::Signature(s)) => {
-                out.push(StreamPart::Signature {
+                out.push(StreamPart::Signature(Signature {
                     part: *part,
                     token: Signed {
                         value: s.signature,
                         format: F,
                     },
                     encrypted: false,
-                });
+                }));
             }
             (Open::Tool { part, deltas, .. }, w::BlockDelta::InputJson(j)) => {
                 // The first delta is often empty: nothing to send.
@@ -358,7 +359,7 @@ fn close(open: Open, out: &mut Parts) {
                     m.insert("input".to_owned(), v);
                 }
             }
-            out.push(StreamPart::Whole {
+            out.push(StreamPart::Whole(Whole {
                 part,
                 choice: 0,
                 content: Part::Opaque(crate::model::Opaque {
@@ -366,7 +367,7 @@ fn close(open: Open, out: &mut Parts) {
                     value,
                     meta: PartMeta::default(),
                 }),
-            });
+            }));
         }
         Open::Done => {}
     }

@@ -5,8 +5,8 @@ use super::super::{F, w};
 use crate::model::{Opaque, Part, Usage};
 use crate::stream::{
     EventEncoder, Events, Gate, PartId, Rule, StreamErrorKind, StreamPart, StreamStart, UNFINISHED,
-    at, call_parts, meta_lost, no_place, reasoning_id_lost, reasoning_token_lost, summary_as_text,
-    text_parts,
+    Whole, at, meta_lost, no_place, reasoning_id_lost, reasoning_token_lost, streamed,
+    summary_as_text,
 };
 use crate::{Ctx, Error, LossCode};
 
@@ -263,75 +263,61 @@ impl EventEncoder for Encoder {
                     out,
                 )?;
             }
-            StreamPart::Signature {
-                part,
-                token,
-                encrypted,
-            } => {
+            StreamPart::Signature(s) => {
+                let part = s.part;
                 if self.kind(part).is_none() && !self.pending.contains(&part) {
                     return Ok(());
                 }
-                if token.format == F && !encrypted {
+                if s.token.format == F && !s.encrypted {
                     self.open_pending(part, out)?;
                     self.delta(
                         part,
                         w::BlockDelta::Signature(w::SignatureDelta {
-                            signature: token.value,
+                            signature: s.token.value,
                             extra: Default::default(),
                         }),
                         out,
                     )?;
                 } else {
-                    reasoning_token_lost(&token, encrypted, false, part, ctx);
+                    reasoning_token_lost(&s.token, s.encrypted, false, part, ctx);
                 }
             }
-            StreamPart::ToolStart {
-                part,
-                id,
-                name,
-                meta,
-                ..
-            } => {
-                meta_lost(&meta, part, ctx);
-                self.open_block(part, Block::Tool, tool_block(id, name), out)?;
+            StreamPart::ToolStart(t) => {
+                meta_lost(&t.meta, t.part, ctx);
+                self.open_block(t.part, Block::Tool, tool_block(t.id, t.name), out)?;
             }
             StreamPart::ToolDelta { part, json } => self.delta(part, input_delta(json), out)?,
-            StreamPart::Whole {
-                part,
-                choice,
-                content,
-            } => match content {
-                Part::Text(t) => self.parts(text_parts(part, choice, t), out, ctx)?,
-                Part::ToolCall(c) => self.parts(call_parts(part, choice, c), out, ctx)?,
-                // A block of this format kept whole: written as it came.
-                Part::Opaque(Opaque {
-                    format: F, value, ..
-                }) => match serde_json::from_value(value) {
-                    Ok(block) => {
-                        self.open_block(part, Block::Text, block, out)?;
-                        self.stop_block(part, out)?;
-                    }
-                    Err(e) => ctx.dropped(
-                        LossCode::PartUnsupported,
-                        at(part),
-                        format!(
-                            "this anthropic block, kept whole, is no longer a valid block: {e}"
+            StreamPart::Whole(whole) => match streamed(whole) {
+                Ok(parts) => self.parts(parts, out, ctx)?,
+                Err(Whole { part, content, .. }) => match content {
+                    // A block of this format kept whole: written as it came.
+                    Part::Opaque(Opaque {
+                        format: F, value, ..
+                    }) => match serde_json::from_value(value) {
+                        Ok(block) => {
+                            self.open_block(part, Block::Text, block, out)?;
+                            self.stop_block(part, out)?;
+                        }
+                        Err(e) => ctx.dropped(
+                            LossCode::PartUnsupported,
+                            at(part),
+                            format!(
+                                "this anthropic block, kept whole, is no longer a valid block: {e}"
+                            ),
                         ),
-                    ),
+                    },
+                    other => no_place(part, &other, "an anthropic response stream", ctx),
                 },
-                other => no_place(part, &other, "an anthropic response stream", ctx),
             },
             StreamPart::Meta { part, meta } => meta_lost(&meta, part, ctx),
             StreamPart::End { part } => self.stop_block(part, out)?,
             StreamPart::Usage(u) => self.usage = Some(u),
-            StreamPart::Finish {
-                stop_reason,
-                vendor,
-                ..
-            } => {
-                ctx.report_unwritten_fields(&vendor, "/finish");
+            StreamPart::Finish(f) => {
+                ctx.report_unwritten_fields(&f.vendor, "/finish");
                 self.close_all(out)?;
-                let stop = stop_reason.map(|r| encode_stop(&r, "/finish/stop_reason", ctx));
+                let stop = f
+                    .stop_reason
+                    .map(|r| encode_stop(&r, "/finish/stop_reason", ctx));
                 let usage = self.usage.take().map(|u| {
                     let wire = encode_usage(u, ctx);
                     // The delta's usage has the same fields; what it lacks stays as extra.

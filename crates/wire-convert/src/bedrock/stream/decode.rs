@@ -5,8 +5,8 @@ use super::super::response::{decode_usage, stop_reason};
 use super::super::{F, hints};
 use crate::model::{Part, PartMeta, Signed, StopReason, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, end_call, incomplete,
-    provider_error, read,
+    Event, EventDecoder, Finish, Once, Over, PartId, Parts, Signature, StreamPart, StreamStart,
+    ToolStart, Whole, end_call, incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -245,11 +245,11 @@ impl EventDecoder for Decoder {
 impl Decoder {
     fn finish(&mut self, stop_reason: Option<StopReason>, vendor: Vendor, out: &mut Parts) {
         self.over.end();
-        out.push(StreamPart::Finish {
+        out.push(StreamPart::Finish(Finish {
             choice: 0,
             stop_reason,
             vendor,
-        });
+        }));
     }
 
     fn exception(&mut self, code: &str, e: w::ExceptionEvent, out: &mut Parts) {
@@ -304,14 +304,14 @@ impl Decoder {
         let part = out.id();
         let open = match start {
             w::ContentBlockStart::ToolUse(t) if t.kind.is_none() => {
-                out.push(StreamPart::ToolStart {
+                out.push(StreamPart::ToolStart(ToolStart {
                     part,
                     choice: 0,
                     id: t.tool_use_id,
                     synthetic_id: false,
                     name: t.name,
                     meta: PartMeta::from_extra(F, &t.extra),
-                });
+                }));
                 Open::Tool {
                     part,
                     deltas: false,
@@ -416,16 +416,20 @@ impl Decoder {
                     w::ReasoningDelta::Text(text) => {
                         out.push(StreamPart::ReasoningDelta { part, text });
                     }
-                    w::ReasoningDelta::Signature(value) => out.push(StreamPart::Signature {
-                        part,
-                        token: Signed { value, format: F },
-                        encrypted: false,
-                    }),
-                    w::ReasoningDelta::RedactedContent(value) => out.push(StreamPart::Signature {
-                        part,
-                        token: Signed { value, format: F },
-                        encrypted: true,
-                    }),
+                    w::ReasoningDelta::Signature(value) => {
+                        out.push(StreamPart::Signature(Signature {
+                            part,
+                            token: Signed { value, format: F },
+                            encrypted: false,
+                        }))
+                    }
+                    w::ReasoningDelta::RedactedContent(value) => {
+                        out.push(StreamPart::Signature(Signature {
+                            part,
+                            token: Signed { value, format: F },
+                            encrypted: true,
+                        }))
+                    }
                     w::ReasoningDelta::Other(m) => {
                         let kind = format!("reasoningContent.{}", kind_of(&m));
                         self.unknown(
@@ -532,11 +536,11 @@ fn close(open: Open, out: &mut Parts, ctx: &mut Ctx<'_>) {
                 Err(_) => vec![crate::util::opaque(ctx, block)],
             };
             for content in parts {
-                out.push(StreamPart::Whole {
+                out.push(StreamPart::Whole(Whole {
                     part,
                     choice: 0,
                     content,
-                });
+                }));
             }
         }
         Open::Text {

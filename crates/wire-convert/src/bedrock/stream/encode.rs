@@ -2,11 +2,11 @@
 
 use super::super::F;
 use super::super::response::{encode_stop, encode_usage};
-use crate::model::{Part, PartMeta, Signed, Usage, Vendor};
+use crate::model::{Part, PartMeta, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, Gate, PartId, Rule, StreamError, StreamErrorKind, StreamPart,
-    StreamStart, UNFINISHED, at, call_parts, no_place, reasoning_id_lost, reasoning_token_lost,
-    signature_lost, start_once, summary_as_text,
+    EventEncoder, Events, Gate, PartId, Rule, Signature, StreamError, StreamErrorKind, StreamPart,
+    StreamStart, ToolStart, UNFINISHED, Whole, at, call_parts, no_place, reasoning_id_lost,
+    reasoning_token_lost, signature_lost, start_once, summary_as_text,
 };
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
@@ -67,35 +67,6 @@ fn no_extra() -> wire_types::Extra {
 }
 
 impl Encoder {
-    fn start_message(
-        &mut self,
-        s: StreamStart,
-        out: &mut Events,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(), Error> {
-        for (field, known) in [
-            ("/id", s.id.is_some()),
-            ("/model", s.model.is_some()),
-            ("/created", s.created.is_some()),
-        ] {
-            if known {
-                ctx.dropped(
-                    LossCode::FieldUnsupported,
-                    field,
-                    format!("a bedrock stream carries no {}", &field[1..]),
-                );
-            }
-        }
-        let extra = ctx.extra(&s.vendor, w::MessageStartEvent::FIELDS, "");
-        out.push(
-            Some("messageStart"),
-            &w::MessageStartEvent {
-                role: w::Role::Assistant,
-                extra,
-            },
-        )
-    }
-
     fn block(&self, part: PartId) -> Option<&OpenBlock> {
         self.open.iter().find(|b| b.part == part)
     }
@@ -133,20 +104,18 @@ impl Encoder {
     /// A call's start; this format's own fields of the call go back into it.
     fn open_tool(
         &mut self,
-        part: PartId,
-        id: String,
-        name: String,
-        meta: &PartMeta,
+        t: ToolStart,
         out: &mut Events,
         ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
+        let part = t.part;
         // The vendor fields go into the start (another format's reported there).
         let rest = PartMeta {
             vendor: Vendor::default(),
-            ..meta.clone()
+            ..t.meta.clone()
         };
         Self::meta_losses(&rest, part, &[], ctx);
-        let extra = ctx.extra(&meta.vendor, w::ToolUseStart::FIELDS, &at(part));
+        let extra = ctx.extra(&t.meta.vendor, w::ToolUseStart::FIELDS, &at(part));
         self.calls = true;
         self.open.push(OpenBlock {
             part,
@@ -157,8 +126,8 @@ impl Encoder {
         self.start_block(
             part,
             w::ContentBlockStart::ToolUse(w::ToolUseStart {
-                tool_use_id: id,
-                name,
+                tool_use_id: t.id,
+                name: t.name,
                 kind: None,
                 extra,
             }),
@@ -281,33 +250,27 @@ impl Encoder {
 
     fn signature(
         &mut self,
-        part: PartId,
-        token: Signed,
-        encrypted: bool,
+        s: Signature,
         out: &mut Events,
         ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
-        if token.format == F {
-            let delta = if encrypted {
-                w::ReasoningDelta::RedactedContent(token.value)
+        if s.token.format == F {
+            let delta = if s.encrypted {
+                w::ReasoningDelta::RedactedContent(s.token.value)
             } else {
-                w::ReasoningDelta::Signature(token.value)
+                w::ReasoningDelta::Signature(s.token.value)
             };
-            self.delta(part, w::ContentBlockDelta::ReasoningContent(delta), out)
+            self.delta(s.part, w::ContentBlockDelta::ReasoningContent(delta), out)
         } else {
-            reasoning_token_lost(&token, encrypted, false, part, ctx);
+            reasoning_token_lost(&s.token, s.encrypted, false, s.part, ctx);
             Ok(())
         }
     }
 
-    fn whole(
-        &mut self,
-        part: PartId,
-        content: Part,
-        out: &mut Events,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(), Error> {
-        match content {
+    fn whole(&mut self, whole: Whole, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        let part = whole.part;
+        match whole.content {
+            Part::ToolCall(c) => self.parts(call_parts(part, whole.choice, c), out, ctx),
             Part::Text(t) => {
                 Self::meta_losses(&t.meta, part, &["citations"], ctx);
                 self.open.push(OpenBlock {
@@ -335,7 +298,12 @@ impl Encoder {
                 }
                 for (token, encrypted) in [(r.signature, false), (r.encrypted, true)] {
                     if let Some(token) = token {
-                        self.signature(part, token, encrypted, out, ctx)?;
+                        let s = Signature {
+                            part,
+                            token,
+                            encrypted,
+                        };
+                        self.signature(s, out, ctx)?;
                     }
                 }
                 self.stop_block(part, out)
@@ -594,7 +562,27 @@ impl EventEncoder for Encoder {
     }
 
     fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.start_message(s, out, ctx)
+        for (field, known) in [
+            ("/id", s.id.is_some()),
+            ("/model", s.model.is_some()),
+            ("/created", s.created.is_some()),
+        ] {
+            if known {
+                ctx.dropped(
+                    LossCode::FieldUnsupported,
+                    field,
+                    format!("a bedrock stream carries no {}", &field[1..]),
+                );
+            }
+        }
+        let extra = ctx.extra(&s.vendor, w::MessageStartEvent::FIELDS, "");
+        out.push(
+            Some("messageStart"),
+            &w::MessageStartEvent {
+                role: w::Role::Assistant,
+                extra,
+            },
+        )
     }
 
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
@@ -659,37 +647,20 @@ impl EventEncoder for Encoder {
                     self.reasoning_text(part, text, out)?;
                 }
             }
-            StreamPart::Signature {
-                part,
-                token,
-                encrypted,
-            } => {
-                if self.block(part).map(|b| b.kind) == Some(Block::Reasoning) {
-                    self.signature(part, token, encrypted, out, ctx)?;
+            StreamPart::Signature(s) => {
+                if self.block(s.part).map(|b| b.kind) == Some(Block::Reasoning) {
+                    self.signature(s, out, ctx)?;
                 } else {
-                    signature_lost(Some(&token), part, ctx);
+                    signature_lost(Some(&s.token), s.part, ctx);
                 }
             }
-            StreamPart::ToolStart {
-                part,
-                id,
-                name,
-                meta,
-                ..
-            } => self.open_tool(part, id, name, &meta, out, ctx)?,
+            StreamPart::ToolStart(t) => self.open_tool(t, out, ctx)?,
             StreamPart::ToolDelta { part, json } => {
                 if self.block(part).map(|b| b.kind) == Some(Block::Tool) {
                     self.tool_input(part, json, out)?;
                 }
             }
-            StreamPart::Whole {
-                part,
-                choice,
-                content,
-            } => match content {
-                Part::ToolCall(c) => self.parts(call_parts(part, choice, c), out, ctx)?,
-                other => self.whole(part, other, out, ctx)?,
-            },
+            StreamPart::Whole(whole) => self.whole(whole, out, ctx)?,
             StreamPart::Meta { part, meta } => {
                 let text = self.block(part).map(|b| b.kind) == Some(Block::Text);
                 let keep: &[&str] = if text { &["citations"] } else { &[] };
@@ -700,18 +671,14 @@ impl EventEncoder for Encoder {
             }
             StreamPart::End { part } => self.stop_block(part, out)?,
             StreamPart::Usage(u) => self.usage = Some(u),
-            StreamPart::Finish {
-                stop_reason,
-                vendor,
-                ..
-            } => {
+            StreamPart::Finish(f) => {
                 self.close_all(out)?;
-                let stop = match stop_reason {
+                let stop = match f.stop_reason {
                     Some(r) => encode_stop(&r, "/finish/stop_reason", ctx),
                     None if self.calls => w::StopReason::ToolUse,
                     None => w::StopReason::EndTurn,
                 };
-                let extra = ctx.extra(&vendor, w::MessageStopEvent::FIELDS, "/finish");
+                let extra = ctx.extra(&f.vendor, w::MessageStopEvent::FIELDS, "/finish");
                 out.push(
                     Some("messageStop"),
                     &w::MessageStopEvent {

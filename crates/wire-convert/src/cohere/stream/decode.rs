@@ -6,8 +6,8 @@ use super::super::hints::TOOL_PLAN;
 use super::super::response::{decode_usage, stop_reason};
 use crate::model::{Part, PartMeta, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start, end_call,
-    event_type, incomplete, provider_error, read,
+    Event, EventDecoder, Finish, Once, Over, PartId, Parts, StreamPart, StreamStart, Whole,
+    call_start, end_call, event_type, incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -170,11 +170,11 @@ impl EventDecoder for Decoder {
                         self.calls.push((index, part, args));
                     }
                     // A call without a name: kept whole, as in a whole response.
-                    other => out.push(StreamPart::Whole {
+                    other => out.push(StreamPart::Whole(Whole {
                         part,
                         choice: 0,
                         content: other,
-                    }),
+                    })),
                 }
             }
             w::StreamEvent::ToolCallDelta(e) => {
@@ -227,11 +227,11 @@ impl EventDecoder for Decoder {
                     let code = d.finish_reason.as_ref().map(|f| f.as_str().to_owned());
                     out.push(provider_error(code, message.clone(), &message));
                 }
-                out.push(StreamPart::Finish {
+                out.push(StreamPart::Finish(Finish {
                     choice: 0,
                     stop_reason: d.finish_reason.as_ref().map(stop_reason),
                     vendor,
-                });
+                }));
             }
             w::StreamEvent::Debug(d) => {
                 let mut vendor = Vendor::default();

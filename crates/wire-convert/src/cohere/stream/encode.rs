@@ -6,8 +6,8 @@ use super::super::hints::TOOL_PLAN;
 use super::super::response::{encode_stop, encode_usage};
 use crate::model::{Part, Reasoning, StopReason, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at, call_parts,
-    no_place, reasoning_id_lost, reasoning_token_lost, start_once, summary_as_thinking, text_parts,
+    EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, Whole, at,
+    no_place, reasoning_id_lost, reasoning_token_lost, start_once, streamed, summary_as_thinking,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -78,44 +78,6 @@ fn index_event(index: u32) -> w::IndexEvent {
 }
 
 impl Encoder {
-    fn start_message(
-        &mut self,
-        s: StreamStart,
-        out: &mut Events,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(), Error> {
-        self.source = s.format;
-        ctx.report_unwritten_fields(&s.vendor, "");
-        if let Some(model) = &s.model {
-            ctx.dropped(
-                LossCode::FieldUnsupported,
-                "/model",
-                format!("cohere streams do not name the model (`{model}`)"),
-            );
-        }
-        if s.created.is_some() {
-            ctx.dropped(
-                LossCode::FieldUnsupported,
-                "/created",
-                "cohere streams carry no creation time",
-            );
-        }
-        out.push(
-            Some("message-start"),
-            &w::StreamEvent::MessageStart(w::MessageStartEvent {
-                id: s.id,
-                delta: Some(w::MessageStartDelta {
-                    message: Some(w::ResponseMessage {
-                        role: Some("assistant".to_owned()),
-                        ..Default::default()
-                    }),
-                    extra: Default::default(),
-                }),
-                extra: Default::default(),
-            }),
-        )
-    }
-
     fn kind(&self, part: PartId) -> Option<Open> {
         self.open.iter().find(|(p, _)| *p == part).map(|(_, o)| *o)
     }
@@ -349,7 +311,36 @@ impl EventEncoder for Encoder {
     }
 
     fn start(&mut self, s: StreamStart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
-        self.start_message(s, out, ctx)
+        self.source = s.format;
+        ctx.report_unwritten_fields(&s.vendor, "");
+        if let Some(model) = &s.model {
+            ctx.dropped(
+                LossCode::FieldUnsupported,
+                "/model",
+                format!("cohere streams do not name the model (`{model}`)"),
+            );
+        }
+        if s.created.is_some() {
+            ctx.dropped(
+                LossCode::FieldUnsupported,
+                "/created",
+                "cohere streams carry no creation time",
+            );
+        }
+        out.push(
+            Some("message-start"),
+            &w::StreamEvent::MessageStart(w::MessageStartEvent {
+                id: s.id,
+                delta: Some(w::MessageStartDelta {
+                    message: Some(w::ResponseMessage {
+                        role: Some("assistant".to_owned()),
+                        ..Default::default()
+                    }),
+                    extra: Default::default(),
+                }),
+                extra: Default::default(),
+            }),
+        )
     }
 
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
@@ -379,36 +370,23 @@ impl EventEncoder for Encoder {
                 }
                 self.text(part, text, out)?;
             }
-            StreamPart::Signature {
-                part,
-                token,
-                encrypted,
-            } => {
-                if self.kind(part).is_some() {
-                    reasoning_token_lost(&token, encrypted, true, part, ctx);
+            StreamPart::Signature(s) => {
+                if self.kind(s.part).is_some() {
+                    reasoning_token_lost(&s.token, s.encrypted, true, s.part, ctx);
                 }
             }
-            StreamPart::ToolStart {
-                part,
-                id,
-                name,
-                meta,
-                ..
-            } => {
-                part_meta(&meta, &at(part), ctx);
-                ctx.report_unwritten_fields(&meta.vendor, &at(part));
-                self.open_call(part, id, name, out)?;
+            StreamPart::ToolStart(t) => {
+                part_meta(&t.meta, &at(t.part), ctx);
+                ctx.report_unwritten_fields(&t.meta.vendor, &at(t.part));
+                self.open_call(t.part, t.id, t.name, out)?;
             }
             StreamPart::ToolDelta { part, json } => self.args(part, json, out)?,
-            StreamPart::Whole {
-                part,
-                choice,
-                content,
-            } => match content {
-                Part::Text(t) => self.parts(text_parts(part, choice, t), out, ctx)?,
-                Part::ToolCall(c) => self.parts(call_parts(part, choice, c), out, ctx)?,
-                Part::Reasoning(r) => self.whole_reasoning(part, r, out)?,
-                other => no_place(part, &other, "a cohere stream", ctx),
+            StreamPart::Whole(whole) => match streamed(whole) {
+                Ok(parts) => self.parts(parts, out, ctx)?,
+                Err(Whole { part, content, .. }) => match content {
+                    Part::Reasoning(r) => self.whole_reasoning(part, r, out)?,
+                    other => no_place(part, &other, "a cohere stream", ctx),
+                },
             },
             StreamPart::Meta { part, meta } => {
                 if self.kind(part).is_some() {
@@ -418,14 +396,10 @@ impl EventEncoder for Encoder {
             }
             StreamPart::End { part } => self.end_part(part, out)?,
             StreamPart::Usage(u) => self.usage = Some(u),
-            StreamPart::Finish {
-                stop_reason,
-                vendor,
-                ..
-            } => {
+            StreamPart::Finish(f) => {
                 self.end_all(out)?;
-                self.citations(&vendor, out, ctx)?;
-                self.finish = Some(stop_reason);
+                self.citations(&f.vendor, out, ctx)?;
+                self.finish = Some(f.stop_reason);
             }
             StreamPart::ResponseMeta(v) => {
                 let mut rest = v;

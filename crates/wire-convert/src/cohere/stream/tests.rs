@@ -3,7 +3,8 @@
 use super::super::F;
 use crate::model::Part;
 use crate::stream::{
-    Accumulator, Framing, PartId, StreamDecoder, StreamEncoder, StreamErrorKind, StreamPart,
+    Accumulator, Finish, Framing, PartId, StreamDecoder, StreamEncoder, StreamErrorKind,
+    StreamPart, ToolStart,
 };
 use crate::{Error, Format, Options};
 use serde_json::{Value, json};
@@ -182,25 +183,25 @@ fn the_encoder_writes_each_event_as_it_comes() {
     );
     assert_eq!(delta[0]["delta"]["message"]["content"]["text"], "Hi");
     let call = events(
-        &e.encode(StreamPart::ToolStart {
+        &e.encode(StreamPart::ToolStart(ToolStart {
             part: PartId(1),
             choice: 0,
             id: "c1".to_owned(),
             synthetic_id: false,
             name: "f".to_owned(),
             meta: Default::default(),
-        })
+        }))
         .unwrap(),
     );
     assert_eq!(call[0]["type"], "tool-call-start");
     assert_eq!(call[0]["index"], 0);
-    e.encode(StreamPart::Finish {
+    e.encode(StreamPart::Finish(Finish {
         choice: 0,
         stop_reason: Some(crate::model::StopReason::new(
             crate::model::StopKind::ToolUse,
         )),
         vendor: Default::default(),
-    })
+    }))
     .unwrap();
     e.encode(StreamPart::Usage(crate::model::Usage {
         input_tokens: Some(3),

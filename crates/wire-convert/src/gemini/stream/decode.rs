@@ -6,8 +6,8 @@ use super::super::response::{decode_response, decode_usage, stop_kind};
 use super::super::{F, keep_rest, rest};
 use crate::model::{Part, PartMeta, StopKind, StopReason, Usage, Vendor};
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, call_start, incomplete,
-    provider_error, read,
+    Event, EventDecoder, Finish, PartId, Parts, Signature, StreamPart, StreamStart, Whole,
+    call_start, incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -135,7 +135,7 @@ impl Decoder {
                 self.blocked = true;
                 let mut vendor = Vendor::default();
                 vendor.set_hint(F, BLOCKED, true);
-                finishes.push(StreamPart::Finish {
+                finishes.push(StreamPart::Finish(Finish {
                     choice: 0,
                     stop_reason: Some(StopReason {
                         kind: StopKind::ContentFilter,
@@ -143,7 +143,7 @@ impl Decoder {
                         format: Some(F),
                     }),
                     vendor,
-                });
+                }));
             }
         }
         for f in finishes {
@@ -215,7 +215,7 @@ impl Decoder {
             vendor.set_hint(F, NO_INDEX, true);
         }
         keep_rest(&mut vendor, "", std::mem::take(&mut cand.rest));
-        Ok(Some(StreamPart::Finish {
+        Ok(Some(StreamPart::Finish(Finish {
             choice,
             stop_reason: Some(StopReason {
                 kind: stop_kind(&reason, cand.calls > 0),
@@ -223,7 +223,7 @@ impl Decoder {
                 format: Some(F),
             }),
             vendor,
-        }))
+        })))
     }
 }
 
@@ -242,11 +242,11 @@ impl Cand {
             // Code, its result, media, a part only Gemini knows: whole.
             self.close_open(out);
             let part = out.id();
-            out.push(StreamPart::Whole {
+            out.push(StreamPart::Whole(Whole {
                 part,
                 choice: self.choice,
                 content: decode_part(p),
-            });
+            }));
             return;
         }
         match decode_part(p) {
@@ -271,11 +271,11 @@ impl Cand {
                     out.push(StreamPart::ReasoningDelta { part: open, text });
                 }
                 if let Some(token) = r.signature {
-                    out.push(StreamPart::Signature {
+                    out.push(StreamPart::Signature(Signature {
                         part: open,
                         token,
                         encrypted: false,
-                    });
+                    }));
                 }
                 if !r.meta.is_empty() {
                     out.push(StreamPart::Meta {
@@ -287,11 +287,11 @@ impl Cand {
             whole => {
                 self.close_open(out);
                 let part = out.id();
-                out.push(StreamPart::Whole {
+                out.push(StreamPart::Whole(Whole {
                     part,
                     choice: self.choice,
                     content: whole,
-                });
+                }));
             }
         }
     }

@@ -5,10 +5,10 @@ use super::super::encode::{Calls, encode_part};
 use super::super::hints::{BLOCKED, EMPTY, INDEX, NO_INDEX};
 use super::super::rebuild_from;
 use super::super::response::{encode_stop, encode_usage};
-use crate::model::{Part, PartMeta, Reasoning, Role, Signed, Text, Usage, Vendor};
+use crate::model::{Part, PartMeta, Reasoning, Role, Text, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamErrorKind, StreamPart, StreamStart,
-    at, merge_meta, meta_lost,
+    EventEncoder, Events, Finish, Gate, HeldCall, PartId, Rule, Signature, StreamErrorKind,
+    StreamPart, StreamStart, Whole, at, merge_meta, meta_lost,
 };
 use crate::util::rfc3339_of_unix;
 use crate::{Ctx, Error, LossCode};
@@ -262,16 +262,15 @@ impl Encoder {
 
     fn signature(
         &mut self,
-        part: PartId,
-        token: Signed,
-        encrypted: bool,
+        s: Signature,
         out: &mut Events,
         ctx: &mut Ctx<'_>,
     ) -> Result<(), Error> {
+        let (part, token) = (s.part, s.token);
         match self.open.iter_mut().find(|(p, _)| *p == part) {
             Some((_, Open::Reasoning { .. })) => {
                 let mut r = self.reasoning(None, Vec::new(), None);
-                if encrypted {
+                if s.encrypted {
                     r.encrypted = Some(token);
                 } else {
                     r.signature = Some(token);
@@ -391,26 +390,11 @@ impl EventEncoder for Encoder {
                 let r = self.reasoning(None, vec![text], None);
                 self.reasoning_piece(part, r, out, ctx)?;
             }
-            StreamPart::Signature {
-                part,
-                token,
-                encrypted,
-            } => self.signature(part, token, encrypted, out, ctx)?,
-            StreamPart::ToolStart {
-                part,
-                choice,
-                id,
-                synthetic_id,
-                name,
-                meta,
-            } => {
-                self.open.push((
-                    part,
-                    Open::Call {
-                        choice,
-                        call: HeldCall::new(id, synthetic_id, name, meta),
-                    },
-                ));
+            StreamPart::Signature(s) => self.signature(s, out, ctx)?,
+            StreamPart::ToolStart(t) => {
+                let (part, choice) = (t.part, t.choice);
+                let call = HeldCall::new(t);
+                self.open.push((part, Open::Call { choice, call }));
             }
             StreamPart::ToolDelta { part, json } => {
                 if let Some((_, Open::Call { call, .. })) =
@@ -419,11 +403,11 @@ impl EventEncoder for Encoder {
                     call.push(&json);
                 }
             }
-            StreamPart::Whole {
+            StreamPart::Whole(Whole {
                 part,
                 choice,
                 content,
-            } => self.write(choice, part, content, out, ctx)?,
+            }) => self.write(choice, part, content, out, ctx)?,
             StreamPart::Meta { part, meta } => match self.open.iter_mut().find(|(p, _)| *p == part)
             {
                 Some((_, Open::Text { .. })) => {
@@ -439,11 +423,11 @@ impl EventEncoder for Encoder {
             },
             StreamPart::End { part } => self.end_part(part, out, ctx)?,
             StreamPart::Usage(u) => self.usage = Some(u),
-            StreamPart::Finish {
+            StreamPart::Finish(Finish {
                 choice,
                 stop_reason,
                 vendor,
-            } => {
+            }) => {
                 self.end_choice(choice, out, ctx)?;
                 if vendor.flag(F, BLOCKED) {
                     self.blocked = true;

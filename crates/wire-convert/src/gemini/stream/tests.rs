@@ -4,7 +4,7 @@ use super::super::F;
 use super::decode::*;
 use crate::Error;
 use crate::model::{Part, PartMeta, StopKind, StopReason, Usage, Vendor};
-use crate::stream::{Accumulator, Framing, StreamDecoder, StreamEncoder};
+use crate::stream::{Accumulator, Finish, Framing, StreamDecoder, StreamEncoder, ToolStart};
 use crate::stream::{PartId, StreamError, StreamErrorKind, StreamPart, StreamStart};
 use crate::{Format, Options};
 use serde_json::Value;
@@ -137,14 +137,14 @@ fn text_is_written_at_once_and_a_call_when_it_ends_and_the_finish_last() {
     let held = e
         .encode_all([
             StreamPart::End { part: PartId(0) },
-            StreamPart::ToolStart {
+            StreamPart::ToolStart(ToolStart {
                 part: PartId(1),
                 choice: 0,
                 id: "c1".into(),
                 synthetic_id: false,
                 name: "f".into(),
                 meta: PartMeta::default(),
-            },
+            }),
             StreamPart::ToolDelta {
                 part: PartId(1),
                 json: "{\"a\":1".into(),
@@ -164,11 +164,11 @@ fn text_is_written_at_once_and_a_call_when_it_ends_and_the_finish_last() {
     assert_eq!(fc["id"], "c1");
     let finish = e
         .encode_all([
-            StreamPart::Finish {
+            StreamPart::Finish(Finish {
                 choice: 0,
                 stop_reason: Some(StopReason::new(StopKind::ToolUse)),
                 vendor: Vendor::default(),
-            },
+            }),
             StreamPart::Usage(Usage {
                 input_tokens: Some(3),
                 output_tokens: Some(2),

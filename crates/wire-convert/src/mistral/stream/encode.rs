@@ -7,8 +7,8 @@ use crate::model::{Part, StopReason, ToolCall, Usage, Vendor};
 use crate::openai_chat::stream::MESSAGE;
 use crate::stream::{
     ChunkHead, EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamPart, StreamStart,
-    UNFINISHED, at, call_type, error_code, meta_lost, no_place, reasoning_dropped, signature_lost,
-    summary_as_thinking,
+    UNFINISHED, Whole, at, call_type, error_code, meta_lost, no_place, reasoning_dropped,
+    signature_lost, summary_as_thinking,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::{Map, Value};
@@ -191,15 +191,9 @@ impl Encoder {
         Ok(())
     }
 
-    fn whole(
-        &mut self,
-        part: PartId,
-        choice: u32,
-        content: Part,
-        ctx: &mut Ctx<'_>,
-        out: &mut Events,
-    ) -> Result<(), Error> {
-        match content {
+    fn whole(&mut self, whole: Whole, ctx: &mut Ctx<'_>, out: &mut Events) -> Result<(), Error> {
+        let (part, choice) = (whole.part, whole.choice);
+        match whole.content {
             Part::Text(t) => {
                 ctx.report_unwritten_fields(&t.meta.vendor, &at(part));
                 self.text(choice, t.text, out)
@@ -331,7 +325,7 @@ impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         match part {
             // Signatures are the gate's to report (`Rule::no_tokens`).
-            StreamPart::Start(_) | StreamPart::Signature { .. } => {}
+            StreamPart::Start(_) | StreamPart::Signature(_) => {}
             StreamPart::TextStart { part, choice, meta } => {
                 meta_lost(&meta, part, ctx);
                 self.open.push((part, choice, Open::Text));
@@ -375,28 +369,17 @@ impl EventEncoder for Encoder {
                     }
                 }
             }
-            StreamPart::ToolStart {
-                part,
-                choice,
-                id,
-                synthetic_id,
-                name,
-                meta,
-            } => self.calls.push(Call {
-                part,
-                choice,
-                held: HeldCall::new(id, synthetic_id, name, meta),
+            StreamPart::ToolStart(t) => self.calls.push(Call {
+                part: t.part,
+                choice: t.choice,
+                held: HeldCall::new(t),
             }),
             StreamPart::ToolDelta { part, json } => {
                 if let Some(c) = self.calls.iter_mut().find(|c| c.part == part) {
                     c.held.push(&json);
                 }
             }
-            StreamPart::Whole {
-                part,
-                choice,
-                content,
-            } => self.whole(part, choice, content, ctx, out)?,
+            StreamPart::Whole(whole) => self.whole(whole, ctx, out)?,
             StreamPart::Meta { part, meta } => {
                 match self.calls.iter_mut().find(|c| c.part == part) {
                     // A call's vendor data and signature go out with it (its cache marker
@@ -412,13 +395,9 @@ impl EventEncoder for Encoder {
                     self.flush(ctx, out)?;
                 }
             }
-            StreamPart::Finish {
-                choice,
-                stop_reason,
-                vendor,
-            } => {
+            StreamPart::Finish(f) => {
                 self.any_finish = true;
-                self.held.push((choice, stop_reason, vendor));
+                self.held.push((f.choice, f.stop_reason, f.vendor));
                 if self.usage.is_some() {
                     // The usage is known: the finish need not wait (a later usage, if
                     // any, would have no chunk to go on).

@@ -5,8 +5,8 @@ use super::super::hints::{DONE, NO_MESSAGE};
 use super::super::response::{decode_response, stop_of};
 use crate::model::{Message, Part, ToolCall, Vendor};
 use crate::stream::{
-    Event, EventDecoder, Over, PartId, Parts, StreamPart, StreamStart, call_start, held_arguments,
-    incomplete, provider_error, read,
+    Event, EventDecoder, Finish, Over, PartId, Parts, StreamPart, StreamStart, Whole, call_start,
+    held_arguments, incomplete, provider_error, read,
 };
 use crate::{Ctx, Error, LossCode};
 use serde_json::Value;
@@ -95,11 +95,11 @@ impl EventDecoder for Decoder {
             }
             let (stop_reason, vendor) = stop_of(done_reason.as_ref(), Some(true), self.calls > 0);
             self.over.end();
-            out.push(StreamPart::Finish {
+            out.push(StreamPart::Finish(Finish {
                 choice: 0,
                 stop_reason,
                 vendor,
-            });
+            }));
         } else if !vendor.fields.is_empty() {
             vendor.hints = Default::default();
             out.push(StreamPart::ResponseMeta(vendor));
@@ -208,11 +208,11 @@ impl Decoder {
                 other => {
                     self.close(out);
                     let part = out.id();
-                    out.push(StreamPart::Whole {
+                    out.push(StreamPart::Whole(Whole {
                         part,
                         choice: 0,
                         content: other,
-                    });
+                    }));
                 }
             }
         }

@@ -5,8 +5,8 @@ use super::super::encode::{encode_call, encode_part, part_meta};
 use super::super::response::encode_response;
 use crate::model::{self, Choice, Message, Part, Role, StopReason, ToolCall, Usage, Vendor};
 use crate::stream::{
-    EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at,
-    reasoning_id_lost, reasoning_token_lost, summary_as_thinking,
+    EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamPart, StreamStart, UNFINISHED, Whole,
+    at, reasoning_id_lost, reasoning_token_lost, summary_as_thinking,
 };
 use crate::{Ctx, Error, LossCode, util};
 use serde_json::Value;
@@ -217,25 +217,15 @@ impl EventEncoder for Encoder {
                     self.text_line(text, true, out)?;
                 }
             }
-            StreamPart::Signature {
-                part,
-                token,
-                encrypted,
-            } => {
-                if matches!(self.kind(part), Some(Open::Reasoning)) {
-                    reasoning_token_lost(&token, encrypted, true, part, ctx);
+            StreamPart::Signature(s) => {
+                if matches!(self.kind(s.part), Some(Open::Reasoning)) {
+                    reasoning_token_lost(&s.token, s.encrypted, true, s.part, ctx);
                 }
             }
-            StreamPart::ToolStart {
-                part,
-                id,
-                synthetic_id,
-                name,
-                meta,
-                ..
-            } => {
-                let call = HeldCall::new(id, synthetic_id, name, meta);
-                self.open.push((part, Open::Call(Box::new(call))));
+            StreamPart::ToolStart(t) => {
+                let part = t.part;
+                self.open
+                    .push((part, Open::Call(Box::new(HeldCall::new(t)))));
             }
             StreamPart::ToolDelta { part, json } => {
                 if let Some((_, Open::Call(call))) = self.open.iter_mut().find(|(p, _)| *p == part)
@@ -243,7 +233,7 @@ impl EventEncoder for Encoder {
                     call.push(&json);
                 }
             }
-            StreamPart::Whole { part, content, .. } => match content {
+            StreamPart::Whole(Whole { part, content, .. }) => match content {
                 Part::ToolCall(call) => {
                     self.ready.push((part, call));
                     if !self.open.iter().any(|(_, o)| matches!(o, Open::Call(..))) {
@@ -275,13 +265,9 @@ impl EventEncoder for Encoder {
             }
             StreamPart::End { part } => self.end_part(part, out, ctx)?,
             StreamPart::Usage(u) => self.usage = Some(u),
-            StreamPart::Finish {
-                stop_reason,
-                vendor,
-                ..
-            } => {
+            StreamPart::Finish(f) => {
                 self.close_all(out, ctx)?;
-                self.finish = Some((stop_reason, vendor));
+                self.finish = Some((f.stop_reason, f.vendor));
             }
             StreamPart::ResponseMeta(v) => self.vendor.merge(v),
             StreamPart::Error(e) => {

@@ -3,7 +3,8 @@
 use super::super::F;
 use crate::model::Part;
 use crate::stream::{
-    Accumulator, Framing, PartId, StreamDecoder, StreamEncoder, StreamErrorKind, StreamPart,
+    Accumulator, Finish, Framing, PartId, Signature, StreamDecoder, StreamEncoder, StreamErrorKind,
+    StreamPart, ToolStart,
 };
 use crate::{Error, Format, LossCode, Options};
 use serde_json::{Value, json};
@@ -169,14 +170,14 @@ fn the_encoder_sends_text_at_once_and_calls_whole_at_their_end() {
     assert_eq!(written(&text)[0]["message"]["content"], "Hi");
     for (i, name) in [(1, "a"), (2, "b")] {
         let out = e
-            .encode(StreamPart::ToolStart {
+            .encode(StreamPart::ToolStart(ToolStart {
                 part: p(i),
                 choice: 0,
                 id: format!("call_{i}"),
                 synthetic_id: false,
                 name: name.to_owned(),
                 meta: Default::default(),
-            })
+            }))
             .unwrap();
         assert!(out.is_empty());
     }
@@ -201,13 +202,13 @@ fn the_encoder_sends_text_at_once_and_calls_whole_at_their_end() {
         ])
     );
     assert_eq!(out[0]["done"], false);
-    e.encode(StreamPart::Finish {
+    e.encode(StreamPart::Finish(Finish {
         choice: 0,
         stop_reason: Some(crate::model::StopReason::new(
             crate::model::StopKind::ToolUse,
         )),
         vendor: Default::default(),
-    })
+    }))
     .unwrap();
     // Usage may follow the finish: the last line waits for the end.
     assert!(
@@ -255,14 +256,14 @@ fn a_foreign_signature_is_one_loss_per_part() {
     })
     .unwrap();
     for _ in 0..3 {
-        e.encode(StreamPart::Signature {
+        e.encode(StreamPart::Signature(Signature {
             part: PartId(0),
             token: crate::model::Signed {
                 value: "sig".to_owned(),
                 format: Format::Anthropic,
             },
             encrypted: false,
-        })
+        }))
         .unwrap();
     }
     let signature: Vec<_> = e

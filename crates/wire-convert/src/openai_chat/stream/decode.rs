@@ -7,9 +7,10 @@ use crate::ids::synthetic_id;
 use crate::model::{Part, PartMeta, StopReason, Text, Usage, Vendor};
 use crate::passes::tools::NO_TYPE;
 use crate::stream::{
-    Event, EventDecoder, PartId, Parts, StreamPart, StreamStart, end_call, error_code_of,
-    incomplete, provider_error, read,
+    Event, EventDecoder, Finish, PartId, Parts, StreamPart, StreamStart, ToolStart, Whole,
+    end_call, error_code_of, incomplete, provider_error, read,
 };
+use crate::vendor::keep_fields;
 use crate::{Ctx, Error, Format, LossCode};
 use serde_json::{Map, Value};
 use wire_types::openai_chat as w;
@@ -233,11 +234,11 @@ impl Core {
         }
         for content in d.parts {
             let part = out.id();
-            out.push(StreamPart::Whole {
+            out.push(StreamPart::Whole(Whole {
                 part,
                 choice,
                 content,
-            });
+            }));
         }
         for call in d.calls {
             c.call(call, format, no_id, out);
@@ -388,14 +389,14 @@ impl ChoiceState {
         end(&mut self.text, out);
         if let Some(text) = self.refusal.take() {
             let part = out.id();
-            out.push(StreamPart::Whole {
+            out.push(StreamPart::Whole(Whole {
                 part,
                 choice: self.index,
                 content: Part::Refusal(Text {
                     text,
                     meta: PartMeta::default(),
                 }),
-            });
+            }));
         }
         let open = std::mem::take(&mut self.calls);
         let first = self.call_count - open.len();
@@ -423,11 +424,11 @@ impl ChoiceState {
         if !message.is_empty() {
             vendor.set_field(format, MESSAGE, Value::Object(message));
         }
-        StreamPart::Finish {
+        StreamPart::Finish(Finish {
             choice: self.index,
             stop_reason: stop,
             vendor,
-        }
+        })
     }
 }
 
@@ -457,14 +458,14 @@ impl Call {
         if !meta.vendor.is_empty() {
             meta.vendor.format = Some(format);
         }
-        out.push(StreamPart::ToolStart {
+        out.push(StreamPart::ToolStart(ToolStart {
             part,
             choice,
             id,
             synthetic_id: synthetic,
             name: self.name.clone(),
             meta,
-        });
+        }));
         if !self.pending.is_empty() {
             out.push(StreamPart::ToolDelta {
                 part,
@@ -569,10 +570,8 @@ impl Chunks {
         let choices = chunk.choices.take().unwrap_or_default();
         let usage = chunk.usage.take();
         let mut v = Vendor::from_extra(F, &chunk.extra, &["usage", "choices"]);
-        v.keep(F, "system_fingerprint", &chunk.system_fingerprint);
-        v.keep(F, "service_tier", &chunk.service_tier);
-        v.keep(F, "moderation", &chunk.moderation);
-        v.keep(F, "prompt_filter_results", &chunk.prompt_filter_results);
+        keep_fields!(v, F, chunk; system_fingerprint, service_tier, moderation,
+            prompt_filter_results);
         let id = chunk.id.filter(|i| !i.is_empty());
         if !out.started() {
             if id.is_none() && choices.is_empty() && usage.is_none() {

@@ -4,10 +4,11 @@ use super::super::F;
 use super::super::hints::NO_ID;
 use super::super::response::encode_usage;
 use super::decode::message_members;
-use crate::model::{Part, StopKind, StopReason, ToolCall, Usage, Vendor};
+use crate::model::{Part, StopKind, StopReason, ToolCall, Usage};
 use crate::stream::{
-    ChunkHead, EventEncoder, Events, Gate, PartId, Rule, StreamPart, StreamStart, UNFINISHED, at,
-    call_type, error_code, meta_lost, no_place, reasoning_dropped, signature_lost, started_call,
+    ChunkHead, EventEncoder, Events, Finish, Gate, PartId, Rule, StreamPart, StreamStart,
+    UNFINISHED, Whole, at, call_type, error_code, meta_lost, no_place, reasoning_dropped,
+    signature_lost, started_call,
 };
 use crate::vendor::Fields;
 use crate::{Ctx, Error, LossCode};
@@ -308,15 +309,9 @@ impl Encoder {
         false
     }
 
-    fn whole(
-        &mut self,
-        part: PartId,
-        choice: u32,
-        content: Part,
-        ctx: &mut Ctx<'_>,
-        out: &mut Events,
-    ) -> Result<(), Error> {
-        match content {
+    fn whole(&mut self, whole: Whole, ctx: &mut Ctx<'_>, out: &mut Events) -> Result<(), Error> {
+        let (part, choice) = (whole.part, whole.choice);
+        match whole.content {
             Part::Refusal(t) => {
                 ctx.report_unwritten_fields(&t.meta.vendor, &at(part));
                 let delta = w::Delta {
@@ -351,16 +346,10 @@ impl Encoder {
         }
     }
 
-    fn finish(
-        &mut self,
-        choice: u32,
-        stop: Option<StopReason>,
-        vendor: Vendor,
-        ctx: &mut Ctx<'_>,
-        out: &mut Events,
-    ) -> Result<(), Error> {
+    fn finish(&mut self, f: Finish, ctx: &mut Ctx<'_>, out: &mut Events) -> Result<(), Error> {
+        let choice = f.choice;
         self.open.retain(|(_, c, _)| *c != choice);
-        let mut fields = ctx.vendor_fields(&vendor, "/finish");
+        let mut fields = ctx.vendor_fields(&f.vendor, "/finish");
         let logprobs = fields
             .shift_remove("logprobs")
             .and_then(|l| serde_json::from_value::<w::ChunkLogprobs>(l).ok());
@@ -379,7 +368,7 @@ impl Encoder {
             }
             delta.extra = wire_types::Extra::from(m);
         }
-        let finish = Some(match stop {
+        let finish = Some(match f.stop_reason {
             Some(r) => finish_reason(&r, ctx),
             None => w::FinishReason::Stop,
         });
@@ -446,7 +435,7 @@ impl EventEncoder for Encoder {
     fn part(&mut self, part: StreamPart, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
         match part {
             // Signatures are the gate's to report (`Rule::no_tokens`).
-            StreamPart::Start(_) | StreamPart::Signature { .. } => {}
+            StreamPart::Start(_) | StreamPart::Signature(_) => {}
             StreamPart::TextStart { part, choice, meta } => {
                 meta_lost(&meta, part, ctx);
                 self.open.push((part, choice, Open::Text));
@@ -484,27 +473,16 @@ impl EventEncoder for Encoder {
                     }
                 }
             }
-            StreamPart::ToolStart {
-                part,
-                choice,
-                id,
-                synthetic_id,
-                name,
-                meta,
-            } => {
-                let call = started_call(id, synthetic_id, name, meta);
-                self.tool_start(part, choice, call, ctx, out)?;
+            StreamPart::ToolStart(t) => {
+                let (part, choice) = (t.part, t.choice);
+                self.tool_start(part, choice, started_call(t), ctx, out)?;
             }
             StreamPart::ToolDelta { part, json } => {
                 if !json.is_empty() {
                     self.tool_delta(part, json, out)?;
                 }
             }
-            StreamPart::Whole {
-                part,
-                choice,
-                content,
-            } => self.whole(part, choice, content, ctx, out)?,
+            StreamPart::Whole(whole) => self.whole(whole, ctx, out)?,
             StreamPart::Meta { part, meta } => {
                 match self.kind(part) {
                     Some((choice, Open::Tool(index)))
@@ -527,11 +505,7 @@ impl EventEncoder for Encoder {
             }
             StreamPart::End { part } => self.open.retain(|(p, _, _)| *p != part),
             StreamPart::Usage(u) => self.usage = Some(u),
-            StreamPart::Finish {
-                choice,
-                stop_reason,
-                vendor,
-            } => self.finish(choice, stop_reason, vendor, ctx, out)?,
+            StreamPart::Finish(f) => self.finish(f, ctx, out)?,
             StreamPart::ResponseMeta(v) => ctx.report_unwritten_fields(&v, ""),
             StreamPart::Error(e) => {
                 let code = error_code(&e);

@@ -42,7 +42,7 @@ pub(crate) fn every_fixture_written_as(to: Format) -> Vec<Written> {
         };
         let Ok(rest) = decoder.finish() else { continue };
         parts.extend(rest);
-        let finished = parts.iter().any(|p| matches!(p, StreamPart::Finish { .. }))
+        let finished = parts.iter().any(|p| matches!(p, StreamPart::Finish(_)))
             && !parts.iter().any(|p| matches!(p, StreamPart::Error(_)));
         let mut encoder = StreamEncoder::new(to, &Options::default()).unwrap();
         let mut bytes = encoder

@@ -6,8 +6,9 @@ use super::super::response::{decode_head, output_item};
 use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role, Text};
 use crate::stream::{
-    Event, EventDecoder, Once, Over, PartId, Parts, StreamPart, StreamStart, call_start,
-    error_code_of, event_type, incomplete, provider_error, read, reasoning_start,
+    Event, EventDecoder, Finish, Once, Over, PartId, Parts, Signature, StreamPart, StreamStart,
+    ToolStart, Whole, call_start, error_code_of, event_type, incomplete, provider_error, read,
+    reasoning_start,
 };
 use crate::{Ctx, Error};
 use serde_json::{Map, Value};
@@ -307,14 +308,14 @@ impl Decoder {
                 if let Some(id) = &c.id {
                     meta.vendor.set_field(F, "id", Value::String(id.clone()));
                 }
-                out.push(StreamPart::ToolStart {
+                out.push(StreamPart::ToolStart(ToolStart {
                     part,
                     choice: 0,
                     id: c.call_id,
                     synthetic_id: false,
                     name: c.name,
                     meta,
-                });
+                }));
                 Open::Call {
                     part,
                     args: false,
@@ -439,11 +440,11 @@ impl Decoder {
                     whole.meta_mut().vendor.merge(head.vendor.clone());
                 }
                 let id = out.id();
-                out.push(StreamPart::Whole {
+                out.push(StreamPart::Whole(Whole {
                     part: id,
                     choice: 0,
                     content: whole,
-                });
+                }));
                 if let Some((_, Content::Refusal { part, .. })) =
                     content.iter_mut().find(|(i, _)| *i == content_index)
                 {
@@ -616,11 +617,11 @@ impl Decoder {
                         out.push(StreamPart::ReasoningDelta { part, text: t });
                     }
                     if let Some(token) = r.encrypted {
-                        out.push(StreamPart::Signature {
+                        out.push(StreamPart::Signature(Signature {
                             part,
                             token,
                             encrypted: true,
-                        });
+                        }));
                     }
                     meta = r.meta;
                 }
@@ -692,11 +693,11 @@ impl Decoder {
             out.push(StreamPart::ResponseMeta(head.vendor));
         }
         let stop_reason = head.choices.pop().and_then(|c| c.stop_reason);
-        out.push(StreamPart::Finish {
+        out.push(StreamPart::Finish(Finish {
             choice: 0,
             stop_reason,
             vendor: Default::default(),
-        });
+        }));
         self.over.end();
     }
 }
@@ -816,19 +817,19 @@ fn emit_part(part: Part, out: &mut Parts) -> (PartId, PartMeta) {
                 });
             }
             if let Some(token) = r.encrypted {
-                out.push(StreamPart::Signature {
+                out.push(StreamPart::Signature(Signature {
                     part: id,
                     token,
                     encrypted: true,
-                });
+                }));
             }
             out.push(StreamPart::End { part: id });
         }
-        other => out.push(StreamPart::Whole {
+        other => out.push(StreamPart::Whole(Whole {
             part: id,
             choice: 0,
             content: other,
-        }),
+        })),
     }
     (id, meta)
 }

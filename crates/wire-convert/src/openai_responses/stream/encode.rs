@@ -6,7 +6,7 @@ use super::super::{F, MSG_FIELD};
 use crate::model::{Message, Part, PartMeta, Role};
 use crate::stream::{
     Accumulator, EventEncoder, Events, Gate, PartId, Rule, StreamError, StreamErrorKind,
-    StreamPart, StreamStart, UNFINISHED, at, start_once,
+    StreamPart, StreamStart, ToolStart, UNFINISHED, Whole, at, start_once,
 };
 use crate::{Ctx, Error};
 use serde_json::{Map, Value, json};
@@ -97,8 +97,8 @@ impl EventEncoder for Encoder {
             part,
             StreamPart::TextStart { .. }
                 | StreamPart::ReasoningStart { .. }
-                | StreamPart::ToolStart { .. }
-                | StreamPart::Whole { .. }
+                | StreamPart::ToolStart(_)
+                | StreamPart::Whole(_)
         ) {
             self.opened += 1;
         }
@@ -149,13 +149,11 @@ impl EventEncoder for Encoder {
                 });
                 self.summary_delta(part, index, text, out)
             }
-            p @ (StreamPart::Signature { .. }
-            | StreamPart::Usage(_)
-            | StreamPart::ResponseMeta(_)) => {
+            p @ (StreamPart::Signature(_) | StreamPart::Usage(_) | StreamPart::ResponseMeta(_)) => {
                 self.acc.push(p);
                 Ok(())
             }
-            p @ StreamPart::ToolStart { part, .. } => {
+            p @ StreamPart::ToolStart(ToolStart { part, .. }) => {
                 self.release(out, ctx)?;
                 self.acc.push(p);
                 let index = self.items.len();
@@ -186,7 +184,7 @@ impl EventEncoder for Encoder {
                     json!({"item_id": item, "output_index": index, "delta": json}),
                 )
             }
-            StreamPart::Whole { part, content, .. } => self.whole(part, content, out, ctx),
+            StreamPart::Whole(whole) => self.whole(whole, out, ctx),
             StreamPart::Meta { part, meta } => {
                 self.acc.push(StreamPart::Meta { part, meta });
                 if let Some(item) = self.placed(part).and_then(|p| p.item) {
@@ -197,16 +195,8 @@ impl EventEncoder for Encoder {
                 Ok(())
             }
             StreamPart::End { part } => self.end_part(part, out, ctx),
-            StreamPart::Finish {
-                choice,
-                stop_reason,
-                vendor,
-            } => {
-                self.acc.push(StreamPart::Finish {
-                    choice,
-                    stop_reason,
-                    vendor,
-                });
+            p @ StreamPart::Finish(_) => {
+                self.acc.push(p);
                 self.terminal(None, out, ctx)
             }
             StreamPart::Error(e) => {
@@ -531,20 +521,14 @@ impl Encoder {
 
     /// A whole part: text and refusals join the message item, anything else is written
     /// as the items the whole-body encoder makes of it.
-    fn whole(
-        &mut self,
-        part: PartId,
-        content: Part,
-        out: &mut Events,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(), Error> {
-        self.acc.push(StreamPart::Whole {
-            part,
+    fn whole(&mut self, whole: Whole, out: &mut Events, ctx: &mut Ctx<'_>) -> Result<(), Error> {
+        let part = whole.part;
+        self.acc.push(StreamPart::Whole(Whole {
             choice: 0,
-            content: content.clone(),
-        });
-        let refusal = matches!(content, Part::Refusal(_));
-        match content {
+            ..whole.clone()
+        }));
+        let refusal = matches!(whole.content, Part::Refusal(_));
+        match whole.content {
             Part::Text(t) | Part::Refusal(t) => {
                 let new_item =
                     t.meta.vendor.format == Some(F) && t.meta.vendor.hint(F, MSG).is_some();

@@ -1,7 +1,7 @@
 //! Tests of the stream decoder and encoder.
 
 use crate::model::Arguments;
-use crate::stream::{Accumulator, Framing, StreamDecoder, StreamEncoder, StreamPart};
+use crate::stream::{Accumulator, Finish, Framing, StreamDecoder, StreamEncoder, StreamPart};
 use crate::{Error, Format, Options};
 use serde_json::Value;
 
@@ -241,11 +241,11 @@ fn text_is_written_as_it_comes() {
     );
     let end = events(&e.encode(StreamPart::End { part: p }).unwrap());
     let finish = events(
-        &e.encode(StreamPart::Finish {
+        &e.encode(StreamPart::Finish(Finish {
             choice: 0,
             stop_reason: None,
             vendor: Default::default(),
-        })
+        }))
         .unwrap(),
     );
     let names: Vec<&str> = end.iter().chain(&finish).map(|(n, _)| n.as_str()).collect();
