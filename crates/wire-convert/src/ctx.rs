@@ -355,9 +355,8 @@ impl<'a> Ctx<'a> {
         fields: &'static [&'static str],
         at: &str,
     ) -> Extra {
-        let mut extra = Extra::from(self.vendor_fields(vendor, at));
-        self.mark_nulls(&mut extra, vendor, fields);
-        extra
+        let own = self.vendor_fields(vendor, at);
+        extra_from(own, vendor, fields, at, self)
     }
 
     /// [`Ctx::vendor_fields`], but the fields are taken out of `vendor` rather than
@@ -397,12 +396,35 @@ impl<'a> Ctx<'a> {
 /// An encoder's [`Extra`] for a wire struct: the unknown fields left in `fields` (the
 /// vendor fields it did not map), plus the explicit nulls `vendor` recorded for the known
 /// fields `known` (the struct's `FIELDS`) when it is this format's.
+///
+/// A field left in `fields` under a known field's name (one that did not fit the wire
+/// field, or one the encoder wrote from the neutral value instead) is taken out with a
+/// `dropped` loss at `at/key` (`at` the neutral pointer of the object): written, it would
+/// be the key twice or a value the format's own types refuse, a body toolwire cannot read
+/// back. Only a hand-built neutral value has one: records decoded from the wire hold
+/// unknown fields alone.
 pub(crate) fn extra_from(
-    fields: Map<String, Value>,
+    mut fields: Map<String, Value>,
     vendor: &Vendor,
     known: &'static [&'static str],
-    ctx: &Ctx<'_>,
+    at: &str,
+    ctx: &mut Ctx<'_>,
 ) -> Extra {
+    if !fields.is_empty() && fields.keys().any(|k| known.contains(&k.as_str())) {
+        fields.retain(|key, _| {
+            if !known.contains(&key.as_str()) {
+                return true;
+            }
+            let mut path = at.to_owned();
+            wire_types::push_token(&mut path, key);
+            let detail = format!(
+                "{} field `{key}` stands for a field written from the neutral value, or does not fit it: not written",
+                ctx.format
+            );
+            ctx.dropped(LossCode::FieldUnsupported, path, detail);
+            false
+        });
+    }
     let mut extra = Extra::from(fields);
     ctx.mark_nulls(&mut extra, vendor, known);
     extra

@@ -80,7 +80,7 @@ pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
         cache_control: fields.take_as("cache_control"),
         container: fields.shift_remove("container"),
         inference_geo: fields.take_as("inference_geo"),
-        extra: extra_from(fields, &v, w::Request::FIELDS, ctx),
+        extra: extra_from(fields, &v, w::Request::FIELDS, "", ctx),
     })
 }
 
@@ -325,7 +325,7 @@ fn push_turn(
         return;
     }
     let fields = ctx.take_vendor_fields(&mut vendor, at);
-    let extra = extra_from(fields, &vendor, w::Message::FIELDS, ctx);
+    let extra = extra_from(fields, &vendor, w::Message::FIELDS, at, ctx);
     turns.push(TurnOut {
         role,
         kind,
@@ -458,7 +458,7 @@ fn encode_text(mut t: Text, at: &str, ctx: &mut Ctx<'_>) -> w::TextBlock {
         text: t.text,
         citations,
         cache_control,
-        extra: extra_from(fields, &t.meta.vendor, w::TextBlock::FIELDS, ctx),
+        extra: extra_from(fields, &t.meta.vendor, w::TextBlock::FIELDS, at, ctx),
     }
 }
 
@@ -480,7 +480,7 @@ fn encode_media(kind: MediaKind, m: Media, at: &str, ctx: &mut Ctx<'_>) -> Optio
             w::ContentBlock::Image(w::ImageBlock {
                 source,
                 cache_control,
-                extra: extra_from(fields, &m.meta.vendor, w::ImageBlock::FIELDS, ctx),
+                extra: extra_from(fields, &m.meta.vendor, w::ImageBlock::FIELDS, at, ctx),
             })
         }
         MediaKind::Document => {
@@ -493,7 +493,7 @@ fn encode_media(kind: MediaKind, m: Media, at: &str, ctx: &mut Ctx<'_>) -> Optio
                 context,
                 citations,
                 cache_control,
-                extra: extra_from(fields, &m.meta.vendor, w::DocumentBlock::FIELDS, ctx),
+                extra: extra_from(fields, &m.meta.vendor, w::DocumentBlock::FIELDS, at, ctx),
             })
         }
     };
@@ -678,7 +678,7 @@ fn encode_call(mut c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ContentBlock 
         input,
         caller,
         cache_control,
-        extra: extra_from(fields, &c.meta.vendor, w::ToolUseBlock::FIELDS, ctx),
+        extra: extra_from(fields, &c.meta.vendor, w::ToolUseBlock::FIELDS, at, ctx),
     })
 }
 
@@ -740,7 +740,7 @@ fn encode_result(r: ToolResult, at: &str, known: &Known, ctx: &mut Ctx<'_>) -> w
         content,
         is_error,
         cache_control,
-        extra: extra_from(fields, v, w::ToolResultBlock::FIELDS, ctx),
+        extra: extra_from(fields, v, w::ToolResultBlock::FIELDS, at, ctx),
     })
 }
 
@@ -780,6 +780,7 @@ fn encode_reasoning(r: Reasoning, at: &str, out: &mut Vec<w::ContentBlock>, ctx:
         } else {
             w::RedactedThinkingBlock::FIELDS
         },
+        at,
         ctx,
     ));
     if thinking {

@@ -194,7 +194,7 @@ pub(super) fn encode_response(
     // `passes::response` when the source has none.
     let usage = usage.map(|u| encode_usage(u, ctx));
     Ok(w::Response {
-        extra: extra_from(fields, &v, w::Response::FIELDS, ctx),
+        extra: extra_from(fields, &v, w::Response::FIELDS, "", ctx),
         id,
         kind,
         role,
@@ -295,6 +295,6 @@ pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
         service_tier: fields.take_as("service_tier"),
         inference_geo: fields.take_as("inference_geo"),
         output_tokens_details,
-        extra: extra_from(fields, &u.vendor, w::Usage::FIELDS, ctx),
+        extra: extra_from(fields, &u.vendor, w::Usage::FIELDS, "/usage", ctx),
     }
 }

@@ -101,6 +101,6 @@ fn encode_tool_def(def: ToolDef, at: &str, ctx: &mut Ctx<'_>) -> w::Tool {
         eager_input_streaming: fields.take_as("eager_input_streaming"),
         defer_loading: fields.take_as("defer_loading"),
         allowed_callers: fields.take_as("allowed_callers"),
-        extra: extra_from(fields, &vendor, w::CustomTool::FIELDS, ctx),
+        extra: extra_from(fields, &vendor, w::CustomTool::FIELDS, at, ctx),
     })
 }

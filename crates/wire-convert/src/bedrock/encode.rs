@@ -85,7 +85,7 @@ pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
         performance_config: fields.take_as("performanceConfig"),
         service_tier: fields.take_as("serviceTier"),
         output_config,
-        extra: extra_from(fields, &v, w::Request::FIELDS, ctx),
+        extra: extra_from(fields, &v, w::Request::FIELDS, "", ctx),
     })
 }
 
@@ -574,7 +574,7 @@ fn encode_result(r: ToolResult, pat: &str, env: &mut Env, ctx: &mut Ctx<'_>) -> 
         content,
         status,
         kind: None,
-        extra: extra_from(fields, &r.meta.vendor, w::ToolResultBlock::FIELDS, ctx),
+        extra: extra_from(fields, &r.meta.vendor, w::ToolResultBlock::FIELDS, pat, ctx),
     }
 }
 
@@ -749,7 +749,7 @@ pub(super) fn encode_image(m: Media, pat: &str, ctx: &mut Ctx<'_>) -> Option<w::
         format: w::ImageFormat::from(format),
         source,
         error,
-        extra: extra_from(fields, &meta.vendor, w::ImageBlock::FIELDS, ctx),
+        extra: extra_from(fields, &meta.vendor, w::ImageBlock::FIELDS, pat, ctx),
     })
 }
 
@@ -760,7 +760,7 @@ fn encode_audio(m: Media, pat: &str, ctx: &mut Ctx<'_>) -> Option<w::AudioBlock>
         format: w::AudioFormat::from(format),
         source,
         error,
-        extra: extra_from(fields, &meta.vendor, w::AudioBlock::FIELDS, ctx),
+        extra: extra_from(fields, &meta.vendor, w::AudioBlock::FIELDS, pat, ctx),
     })
 }
 
@@ -781,7 +781,7 @@ fn encode_document(m: Media, pat: &str, env: &mut Env, ctx: &mut Ctx<'_>) -> Opt
         return Some(Doc::Video(w::VideoBlock {
             format: w::VideoFormat::from(format),
             source,
-            extra: extra_from(fields, &meta.vendor, w::VideoBlock::FIELDS, ctx),
+            extra: extra_from(fields, &meta.vendor, w::VideoBlock::FIELDS, pat, ctx),
         }));
     }
 
@@ -856,7 +856,7 @@ fn encode_document(m: Media, pat: &str, env: &mut Env, ctx: &mut Ctx<'_>) -> Opt
         source,
         context,
         citations,
-        extra: extra_from(fields, &m.meta.vendor, w::DocumentBlock::FIELDS, ctx),
+        extra: extra_from(fields, &m.meta.vendor, w::DocumentBlock::FIELDS, pat, ctx),
     }))
 }
 

@@ -222,7 +222,7 @@ pub(super) fn encode_response(
         trace: fields.take_as("trace"),
         performance_config: fields.take_as("performanceConfig"),
         service_tier: fields.take_as("serviceTier"),
-        extra: extra_from(fields, &v, w::Response::FIELDS, ctx),
+        extra: extra_from(fields, &v, w::Response::FIELDS, "", ctx),
     })
 }
 
@@ -306,6 +306,6 @@ pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
         cache_read_input_tokens: read,
         cache_write_input_tokens: write,
         cache_details,
-        extra: extra_from(fields, &u.vendor, w::Usage::FIELDS, ctx),
+        extra: extra_from(fields, &u.vendor, w::Usage::FIELDS, "/usage", ctx),
     }
 }

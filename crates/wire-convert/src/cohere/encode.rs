@@ -70,7 +70,7 @@ pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
         tool_choice,
         thinking,
         stream: s.stream,
-        extra: extra_from(fields, &v, w::Request::FIELDS, ctx),
+        extra: extra_from(fields, &v, w::Request::FIELDS, "", ctx),
     })
 }
 
@@ -98,12 +98,12 @@ fn encode_message(
             out.push(if place == Place::User {
                 w::Message::User(w::UserMessage {
                     content,
-                    extra: extra_from(fields, &m.vendor, w::UserMessage::FIELDS, ctx),
+                    extra: extra_from(fields, &m.vendor, w::UserMessage::FIELDS, &at, ctx),
                 })
             } else {
                 w::Message::System(w::SystemMessage {
                     content,
-                    extra: extra_from(fields, &m.vendor, w::SystemMessage::FIELDS, ctx),
+                    extra: extra_from(fields, &m.vendor, w::SystemMessage::FIELDS, &at, ctx),
                 })
             });
         }
@@ -206,7 +206,13 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
                             id,
                             extra: Extra::from(doc_extra),
                         },
-                        extra: extra_from(fields, &j.meta.vendor, w::DocumentContent::FIELDS, ctx),
+                        extra: extra_from(
+                            fields,
+                            &j.meta.vendor,
+                            w::DocumentContent::FIELDS,
+                            at,
+                            ctx,
+                        ),
                     }))
                 }
                 (Place::Tool, value) => Some(text_item(value.to_string())),
@@ -251,7 +257,7 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
                     detail,
                     extra: Extra::new(),
                 },
-                extra: extra_from(fields, &vendor, w::ImageUrlContent::FIELDS, ctx),
+                extra: extra_from(fields, &vendor, w::ImageUrlContent::FIELDS, at, ctx),
             }))
         }
         Part::Document(m) => {
@@ -321,7 +327,7 @@ pub(super) fn encode_turn(m: Message, at: &str, ctx: &mut Ctx<'_>) -> Turn {
         tool_plan: (!plans.is_empty()).then(|| plans.join("\n")),
         tool_calls: (!calls.is_empty()).then_some(calls),
         citations: fields.take_as("citations"),
-        extra: extra_from(fields, &v, w::AssistantMessage::FIELDS, ctx),
+        extra: extra_from(fields, &v, w::AssistantMessage::FIELDS, at, ctx),
     }
 }
 
@@ -344,7 +350,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
             arguments,
             extra: Extra::from(function_extra),
         }),
-        extra: extra_from(fields, v, w::ToolCall::FIELDS, ctx),
+        extra: extra_from(fields, v, w::ToolCall::FIELDS, at, ctx),
     }
 }
 
@@ -373,6 +379,6 @@ fn encode_result(
     w::Message::Tool(w::ToolMessage {
         tool_call_id: r.call_id,
         content: content.unwrap_or(TextOrParts::Text(String::new())),
-        extra: extra_from(fields, v, w::ToolMessage::FIELDS, ctx),
+        extra: extra_from(fields, v, w::ToolMessage::FIELDS, at, ctx),
     })
 }

@@ -162,7 +162,7 @@ pub(super) fn encode_response(
         }),
         usage: resp.usage.map(|u| encode_usage(u, ctx)),
         logprobs: fields.take_as("logprobs"),
-        extra: extra_from(fields, &v, w::Response::FIELDS, ctx),
+        extra: extra_from(fields, &v, w::Response::FIELDS, "", ctx),
     })
 }
 
@@ -214,6 +214,6 @@ pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
         billed_units: fields.take_as("billed_units"),
         tokens,
         cached_tokens: u.cached_input_tokens,
-        extra: extra_from(fields, &u.vendor, w::Usage::FIELDS, ctx),
+        extra: extra_from(fields, &u.vendor, w::Usage::FIELDS, "/usage", ctx),
     }
 }

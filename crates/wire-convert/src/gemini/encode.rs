@@ -91,13 +91,13 @@ pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
     }
 
     let tc_rest = take_rest(&mut fields, &v, "toolConfig");
-    let tool_config = encode_tool_config(req.tool_choice, tc_rest, &v);
+    let tool_config = encode_tool_config(req.tool_choice, tc_rest, &v, ctx);
     let gc_rest = take_rest(&mut fields, &v, "generationConfig");
     let generation_config =
         encode_generation_config(req.settings, req.output_format, gc_rest, &v, ctx);
 
     let r = take_rest(&mut fields, &v, "");
-    let mut out: w::Request = rebuild(r, &[("contents", json!([]))]);
+    let mut out: w::Request = rebuild(r, &[("contents", json!([]))], "", "", ctx);
     out.contents = contents;
     out.system_instruction = system_instruction;
     out.tools = tools;
@@ -196,7 +196,7 @@ fn encode_messages(
             contents.push(finish_content(b));
         }
         let r = take_rest(&mut fields, &m.vendor, "");
-        let mut content: w::Content = rebuild(r, &[]);
+        let mut content: w::Content = rebuild(r, &[], at, "", ctx);
         content.role = if !model && m.vendor.flag(F, NO_ROLE) {
             None
         } else if model {
@@ -376,7 +376,7 @@ fn part_base<T: DeserializeOwned + Default>(
         take_rest(&mut fields, v, key)
     };
     let r = take_rest(&mut fields, v, "");
-    (rebuild(r, &[]), nested)
+    (rebuild(r, &[], at, "", ctx), nested)
 }
 
 /// The thought signature of a part, when Gemini made it (another format's is a loss).
@@ -479,13 +479,15 @@ fn media_data(
     ctx: &mut Ctx<'_>,
 ) -> Option<MediaData> {
     let no_mime = m.meta.vendor.flag(F, NO_MIME);
-    let blob = |mime_type: String, data: String, nested: Map<String, Value>, name| {
-        let mut b: w::Blob = rebuild(nested, &[("mimeType", json!("")), ("data", json!(""))]);
-        b.mime_type = mime_type;
-        b.data = data;
-        b.display_name = name;
-        MediaData::Inline(b)
-    };
+    let blob =
+        |mime_type: String, data: String, nested: Map<String, Value>, name, ctx: &mut Ctx<'_>| {
+            let placeholders = [("mimeType", json!("")), ("data", json!(""))];
+            let mut b: w::Blob = rebuild(nested, &placeholders, at, "inlineData", ctx);
+            b.mime_type = mime_type;
+            b.data = data;
+            b.display_name = name;
+            MediaData::Inline(b)
+        };
     match m.source {
         Source::Base64 { data } => {
             let mime = m.media_type.unwrap_or_else(|| {
@@ -499,11 +501,11 @@ fn media_data(
                 );
                 d.to_owned()
             });
-            Some(blob(mime, data, nested, m.name))
+            Some(blob(mime, data, nested, m.name, ctx))
         }
         Source::Url { url } => {
             if let Some((mt, data)) = parse_data_url(&url) {
-                return Some(blob(m.media_type.unwrap_or(mt), data, nested, m.name));
+                return Some(blob(m.media_type.unwrap_or(mt), data, nested, m.name, ctx));
             }
             let mime = m.media_type.or_else(|| {
                 (!no_mime)
@@ -521,7 +523,8 @@ fn media_data(
                 );
                 return None;
             }
-            let mut f: w::FileData = rebuild(nested, &[("fileUri", json!(""))]);
+            let mut f: w::FileData =
+                rebuild(nested, &[("fileUri", json!(""))], at, "fileData", ctx);
             f.file_uri = url;
             f.mime_type = mime;
             f.display_name = m.name;
@@ -572,7 +575,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::Part {
     drop_cache(ctx, &c.meta, at);
     let signature = own_signature(&c.meta, at, ctx);
     let (mut part, nested): (w::Part, _) = part_base(&c.meta, "functionCall", at, ctx);
-    let mut fc: w::FunctionCall = rebuild(nested, &[]);
+    let mut fc: w::FunctionCall = rebuild(nested, &[], at, "functionCall", ctx);
     fc.id = (!c.synthetic_id).then_some(c.id);
     fc.name = Some(c.name);
     let no_args = c.meta.vendor.flag(F, NO_ARGS);
@@ -596,8 +599,13 @@ fn encode_result(r: ToolResult, at: &str, calls: &Calls, ctx: &mut Ctx<'_>) -> w
     drop_cache(ctx, &r.meta, at);
     let signature = own_signature(&r.meta, at, ctx);
     let (mut part, nested): (w::Part, _) = part_base(&r.meta, "functionResponse", at, ctx);
-    let mut fr: w::FunctionResponse =
-        rebuild(nested, &[("name", json!("")), ("response", json!({}))]);
+    let mut fr: w::FunctionResponse = rebuild(
+        nested,
+        &[("name", json!("")), ("response", json!({}))],
+        at,
+        "functionResponse",
+        ctx,
+    );
     let name = match r.name.or_else(|| calls.names.get(&r.call_id).cloned()) {
         Some(n) => n,
         None => {

@@ -78,10 +78,10 @@
 //! `generationConfig`, …). Hints (how the source spelled what the neutral model
 //! normalizes): see `hints.rs`.
 
-use crate::Ctx;
 use crate::codec::Codec;
 use crate::model::{Signed, Vendor};
 use crate::vendor::NULLS;
+use crate::{Ctx, LossCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -172,11 +172,15 @@ fn keep_rest(v: &mut Vendor, key: &str, rest: Map<String, Value>) {
 fn take_rest(fields: &mut Map<String, Value>, v: &Vendor, key: &str) -> Map<String, Value> {
     let mut out = if key.is_empty() {
         std::mem::take(fields)
-    } else {
+    } else if fields.get(key).is_some_and(Value::is_object) {
         match fields.shift_remove(key) {
             Some(Value::Object(m)) => m,
             _ => Map::new(),
         }
+    } else {
+        // Not an object (a hand-built record): left in `fields`, where the rebuild of
+        // the object that holds it reports it as not fitting.
+        Map::new()
     };
     if let Some(Value::Array(nulls)) = v.hint(F, NULLS) {
         for n in nulls.iter().filter_map(Value::as_str) {
@@ -195,9 +199,17 @@ fn take_rest(fields: &mut Map<String, Value>, v: &Vendor, key: &str) -> Map<Stri
 
 /// A wire object rebuilt from a kept rest (unknown fields, unmapped known fields, nulls);
 /// `placeholders` fill its required fields, which the caller then sets.
+///
+/// A kept field that does not fit its wire field (only a hand-built neutral value has
+/// one) is left out with a `dropped` loss at `at/key/<field>` (`at` the neutral pointer
+/// of the object that carried the record, `key` the nested object's name or empty),
+/// and the rest is kept: one misfit never takes the other fields with it.
 fn rebuild<T: DeserializeOwned + Default>(
     mut rest: Map<String, Value>,
     placeholders: &[(&str, Value)],
+    at: &str,
+    key: &str,
+    ctx: &mut Ctx<'_>,
 ) -> T {
     if rest.is_empty() {
         return T::default();
@@ -205,7 +217,45 @@ fn rebuild<T: DeserializeOwned + Default>(
     for (k, v) in placeholders {
         rest.entry(*k).or_insert_with(|| v.clone());
     }
-    serde_json::from_value(Value::Object(rest)).unwrap_or_default()
+    let whole = Value::Object(rest);
+    if let Ok(t) = T::deserialize(&whole) {
+        return t;
+    }
+    // Some field does not fit: try each with the placeholders alone (one entry at a time,
+    // so the work stays linear in the fields), keep those that fit.
+    let Value::Object(rest) = whole else {
+        return T::default();
+    };
+    let base: Map<String, Value> = placeholders
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect();
+    let mut fitting = base.clone();
+    for (field, value) in rest {
+        let mut probe = base.clone();
+        probe.insert(field.clone(), value);
+        let probe = Value::Object(probe);
+        match T::deserialize(&probe) {
+            Ok(_) => {
+                if let Value::Object(mut m) = probe {
+                    if let Some(v) = m.remove(&field) {
+                        fitting.insert(field, v);
+                    }
+                }
+            }
+            Err(e) => {
+                let mut path = at.to_owned();
+                if !key.is_empty() {
+                    wire_types::push_token(&mut path, key);
+                }
+                wire_types::push_token(&mut path, &field);
+                let detail =
+                    format!("{F} field `{field}` does not fit its wire field ({e}): not written");
+                ctx.dropped(LossCode::FieldUnsupported, path, detail);
+            }
+        }
+    }
+    T::deserialize(&Value::Object(fitting)).unwrap_or_default()
 }
 
 /// [`rebuild`] of the object whose neutral counterpart at `at` has the vendor record `v`:
@@ -217,7 +267,7 @@ fn rebuild_from<T: DeserializeOwned + Default>(
     ctx: &mut Ctx<'_>,
 ) -> T {
     let mut fields = ctx.vendor_fields(v, at);
-    rebuild(take_rest(&mut fields, v, ""), placeholders)
+    rebuild(take_rest(&mut fields, v, ""), placeholders, at, "", ctx)
 }
 
 /// A thought signature made by Gemini.

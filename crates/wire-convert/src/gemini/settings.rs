@@ -183,11 +183,12 @@ pub(super) fn encode_tool_config(
     choice: Option<ToolChoice>,
     rest: Map<String, Value>,
     v: &Vendor,
+    ctx: &mut Ctx<'_>,
 ) -> Option<w::ToolConfig> {
     if choice.is_none() && rest.is_empty() && !v.flag(F, TOOL_CONFIG) {
         return None;
     }
-    let mut tc: w::ToolConfig = rebuild(rest, &[]);
+    let mut tc: w::ToolConfig = rebuild(rest, &[], "", "toolConfig", ctx);
     if let Some(choice) = choice {
         tc.function_calling_config = Some(encode_tool_choice(choice));
     }
@@ -250,7 +251,7 @@ pub(super) fn encode_generation_config(
         );
     }
     let present = !rest.is_empty() || v.flag(F, GENERATION_CONFIG);
-    let mut gc: w::GenerationConfig = rebuild(rest, &[]);
+    let mut gc: w::GenerationConfig = rebuild(rest, &[], "", "generationConfig", ctx);
     gc.max_output_tokens = s.max_tokens;
     gc.temperature = s.temperature;
     gc.top_p = s.top_p;

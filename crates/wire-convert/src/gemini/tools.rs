@@ -143,7 +143,7 @@ pub(crate) fn encode_tools(tools: Vec<Tool>, ctx: &mut Ctx<'_>) -> Option<Vec<w:
         entries
             .into_iter()
             .map(|e| {
-                let mut t: w::Tool = rebuild(e.others, &[]);
+                let mut t: w::Tool = rebuild(e.others, &[], "/tools", "", ctx);
                 if !e.decls.is_empty() {
                     t.function_declarations = Some(e.decls);
                 }

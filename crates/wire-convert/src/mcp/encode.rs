@@ -26,7 +26,7 @@ pub(crate) fn encode_call(c: ToolCall, ctx: &mut Ctx<'_>) -> w::CallToolParams {
         arguments,
         meta: fields.take_as("_meta"),
         task: fields.take_as("task"),
-        extra: extra_from(fields, v, w::CallToolParams::FIELDS, ctx),
+        extra: extra_from(fields, v, w::CallToolParams::FIELDS, "", ctx),
     }
 }
 
@@ -116,7 +116,7 @@ pub(crate) fn encode_result(r: ToolResult, ctx: &mut Ctx<'_>) -> w::CallToolResu
         structured_content: structured,
         is_error,
         meta: fields.take_as("_meta"),
-        extra: extra_from(fields, &r.meta.vendor, w::CallToolResult::FIELDS, ctx),
+        extra: extra_from(fields, &r.meta.vendor, w::CallToolResult::FIELDS, "", ctx),
     }
 }
 
@@ -137,7 +137,7 @@ fn text_block(text: String, v: &Vendor, at: &str, ctx: &mut Ctx<'_>) -> w::Conte
         text,
         annotations: fields.take_as("annotations"),
         meta: fields.take_as("_meta"),
-        extra: extra_from(fields, v, w::TextContent::FIELDS, ctx),
+        extra: extra_from(fields, v, w::TextContent::FIELDS, at, ctx),
     })
 }
 
@@ -199,7 +199,7 @@ fn media_block(
         mime_type,
         annotations: fields.take_as("annotations"),
         meta: fields.take_as("_meta"),
-        extra: extra_from(fields, &m.meta.vendor, w::MediaContent::FIELDS, ctx),
+        extra: extra_from(fields, &m.meta.vendor, w::MediaContent::FIELDS, at, ctx),
     };
     Some(if image {
         w::ContentBlock::Image(block)
@@ -283,7 +283,7 @@ fn resource(m: Media, k: usize, at: &str, ctx: &mut Ctx<'_>) -> Option<w::Conten
         resource: contents,
         annotations: fields.take_as("annotations"),
         meta: fields.take_as("_meta"),
-        extra: extra_from(fields, v, w::EmbeddedResource::FIELDS, ctx),
+        extra: extra_from(fields, v, w::EmbeddedResource::FIELDS, at, ctx),
     }))
 }
 
@@ -315,6 +315,6 @@ fn resource_link(
         icons: fields.take_as("icons"),
         annotations: fields.take_as("annotations"),
         meta: fields.take_as("_meta"),
-        extra: extra_from(fields, v, w::ResourceLink::FIELDS, ctx),
+        extra: extra_from(fields, v, w::ResourceLink::FIELDS, at, ctx),
     })
 }

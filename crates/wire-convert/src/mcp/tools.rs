@@ -68,7 +68,7 @@ pub(crate) fn encode_tools_list(
         tools,
         next_cursor: page.next_cursor,
         meta,
-        extra: extra_from(fields, &page.vendor, w::ListToolsResult::FIELDS, ctx),
+        extra: extra_from(fields, &page.vendor, w::ListToolsResult::FIELDS, "", ctx),
     };
     (list, names)
 }
@@ -161,7 +161,7 @@ fn encode_tool(def: ToolDef, at: &str, names: &NameMap, ctx: &mut Ctx<'_>) -> w:
         execution: fields.take_as("execution"),
         icons: fields.take_as("icons"),
         meta: fields.take_as("_meta"),
-        extra: extra_from(fields, &def.vendor, w::Tool::FIELDS, ctx),
+        extra: extra_from(fields, &def.vendor, w::Tool::FIELDS, at, ctx),
     }
 }
 

@@ -76,7 +76,7 @@ pub(crate) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
     out.prediction = fields.shift_remove("prediction");
     out.prompt_mode = fields.take_as("prompt_mode");
     out.safe_prompt = fields.take_as("safe_prompt");
-    out.extra = extra_from(fields, &v, w::Request::FIELDS, ctx);
+    out.extra = extra_from(fields, &v, w::Request::FIELDS, "", ctx);
     Ok(out)
 }
 
@@ -98,7 +98,7 @@ fn encode_message(
             let content = encode_content(parts, &m.vendor, &at, Place::System, ctx);
             out.push(w::Message::System(w::SystemMessage {
                 content: content.unwrap_or(TextOrParts::Text(String::new())),
-                extra: extra_from(fields, &m.vendor, w::SystemMessage::FIELDS, ctx),
+                extra: extra_from(fields, &m.vendor, w::SystemMessage::FIELDS, &at, ctx),
             }));
         }
         Role::User => {
@@ -117,7 +117,7 @@ fn encode_message(
             }
             out.push(w::Message::User(w::UserMessage {
                 content: content.unwrap_or(TextOrParts::Text(String::new())),
-                extra: extra_from(fields, &m.vendor, w::UserMessage::FIELDS, ctx),
+                extra: extra_from(fields, &m.vendor, w::UserMessage::FIELDS, &at, ctx),
             }));
         }
         Role::Assistant => {
@@ -243,7 +243,7 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
             };
             Some(w::ContentChunk::ImageUrl(w::ImageUrlChunk {
                 image_url,
-                extra: extra_from(fields, &vendor, w::ImageUrlChunk::FIELDS, ctx),
+                extra: extra_from(fields, &vendor, w::ImageUrlChunk::FIELDS, at, ctx),
             }))
         }
         Part::Audio(m) => {
@@ -262,7 +262,7 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
             };
             Some(w::ContentChunk::InputAudio(w::InputAudioChunk {
                 input_audio,
-                extra: extra_from(fields, &m.meta.vendor, w::InputAudioChunk::FIELDS, ctx),
+                extra: extra_from(fields, &m.meta.vendor, w::InputAudioChunk::FIELDS, at, ctx),
             }))
         }
         Part::Document(m) => {
@@ -271,13 +271,19 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
                 Source::Url { url } => Some(w::ContentChunk::DocumentUrl(w::DocumentUrlChunk {
                     document_url: url,
                     document_name: m.name,
-                    extra: extra_from(fields, &m.meta.vendor, w::DocumentUrlChunk::FIELDS, ctx),
+                    extra: extra_from(fields, &m.meta.vendor, w::DocumentUrlChunk::FIELDS, at, ctx),
                 })),
                 Source::Base64 { data } => {
                     Some(w::ContentChunk::DocumentUrl(w::DocumentUrlChunk {
                         document_url: data_url(m.media_type.as_deref(), &data),
                         document_name: m.name,
-                        extra: extra_from(fields, &m.meta.vendor, w::DocumentUrlChunk::FIELDS, ctx),
+                        extra: extra_from(
+                            fields,
+                            &m.meta.vendor,
+                            w::DocumentUrlChunk::FIELDS,
+                            at,
+                            ctx,
+                        ),
                     }))
                 }
                 Source::FileId { file_id } => {
@@ -290,7 +296,7 @@ fn encode_chunk(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentChunk>
                     }
                     Some(w::ContentChunk::File(w::FileChunk {
                         file_id,
-                        extra: extra_from(fields, &m.meta.vendor, w::FileChunk::FIELDS, ctx),
+                        extra: extra_from(fields, &m.meta.vendor, w::FileChunk::FIELDS, at, ctx),
                     }))
                 }
                 Source::Text { text } => {
@@ -371,7 +377,7 @@ pub(super) fn encode_turn(m: Message, at: &str, ctx: &mut Ctx<'_>) -> EncodedTur
         content,
         tool_calls: (!calls.is_empty()).then_some(calls),
         prefix,
-        extra: extra_from(fields, &v, w::AssistantMessage::FIELDS, ctx),
+        extra: extra_from(fields, &v, w::AssistantMessage::FIELDS, at, ctx),
     }
 }
 
@@ -394,7 +400,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
             .hint(F, INDEX)
             .and_then(Value::as_u64)
             .and_then(|i| u32::try_from(i).ok()),
-        extra: extra_from(fields, v, w::ToolCall::FIELDS, ctx),
+        extra: extra_from(fields, v, w::ToolCall::FIELDS, at, ctx),
     }
 }
 
@@ -441,6 +447,6 @@ fn encode_result(
         content: content.unwrap_or(TextOrParts::Text(String::new())),
         tool_call_id: Some(r.call_id),
         name: if v.flag(F, NO_NAME) { None } else { r.name },
-        extra: extra_from(fields, v, w::ToolMessage::FIELDS, ctx),
+        extra: extra_from(fields, v, w::ToolMessage::FIELDS, at, ctx),
     })
 }

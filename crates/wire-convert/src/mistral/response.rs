@@ -125,7 +125,7 @@ pub(crate) fn encode_response(
         model: resp.model,
         choices,
         usage: resp.usage.map(|u| encode_usage(u, ctx)),
-        extra: extra_from(fields, &v, w::Response::FIELDS, ctx),
+        extra: extra_from(fields, &v, w::Response::FIELDS, "", ctx),
     })
 }
 
@@ -157,7 +157,7 @@ fn encode_choice(c: Choice, i: usize, ctx: &mut Ctx<'_>) -> w::Choice {
     let finish_reason = c
         .stop_reason
         .map(|r| encode_stop(&r, &format!("{at}/stop_reason"), ctx));
-    let mut extra = extra_from(fields, &c.vendor, w::Choice::FIELDS, ctx);
+    let mut extra = extra_from(fields, &c.vendor, w::Choice::FIELDS, &at, ctx);
     if finish_reason.is_none() && c.vendor.flag(F, FINISH_NULL) {
         extra.mark_null("finish_reason");
     }
@@ -222,6 +222,6 @@ pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
         completion_tokens: u.output_tokens,
         total_tokens: total,
         prompt_tokens_details,
-        extra: extra_from(fields, &u.vendor, w::Usage::FIELDS, ctx),
+        extra: extra_from(fields, &u.vendor, w::Usage::FIELDS, "/usage", ctx),
     }
 }

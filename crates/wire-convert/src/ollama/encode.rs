@@ -59,7 +59,7 @@ pub(super) fn encode_request(req: model::Request, ctx: &mut Ctx<'_>) -> Result<w
         think,
         logprobs: fields.take_as("logprobs"),
         top_logprobs: fields.take_as("top_logprobs"),
-        extra: extra_from(fields, &v, w::Request::FIELDS, ctx),
+        extra: extra_from(fields, &v, w::Request::FIELDS, "", ctx),
     })
 }
 
@@ -147,7 +147,7 @@ pub(super) fn encode_turn(m: Message, at: &str, st: &mut State, ctx: &mut Ctx<'_
         tool_calls,
         tool_name: fields.take_as("tool_name"),
         tool_call_id: fields.take_as("tool_call_id"),
-        extra: extra_from(fields, &v, w::Message::FIELDS, ctx),
+        extra: extra_from(fields, &v, w::Message::FIELDS, at, ctx),
     }
 }
 
@@ -341,7 +341,7 @@ pub(super) fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCa
             arguments,
             extra: function_extra,
         },
-        extra: extra_from(fields, v, w::ToolCall::FIELDS, ctx),
+        extra: extra_from(fields, v, w::ToolCall::FIELDS, at, ctx),
     }
 }
 
@@ -426,7 +426,7 @@ fn encode_result(
         tool_calls: fields.take_as("tool_calls"),
         tool_name: name,
         tool_call_id,
-        extra: extra_from(fields, v, w::Message::FIELDS, ctx),
+        extra: extra_from(fields, v, w::Message::FIELDS, at, ctx),
     }
 }
 

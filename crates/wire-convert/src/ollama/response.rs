@@ -179,7 +179,7 @@ pub(super) fn encode_response(
         eval_count,
         eval_duration: fields.take_as("eval_duration"),
         logprobs: fields.take_as("logprobs"),
-        extra: extra_from(fields, &v, w::Response::FIELDS, ctx),
+        extra: extra_from(fields, &v, w::Response::FIELDS, "", ctx),
     })
 }
 

@@ -98,13 +98,13 @@ fn encode_message(m: Message, i: usize, out: &mut Vec<w::Message>, ctx: &mut Ctx
                 Role::User => w::Message::User(w::UserMessage {
                     content,
                     name,
-                    extra: extra_from(fields, &m.vendor, w::UserMessage::FIELDS, ctx),
+                    extra: extra_from(fields, &m.vendor, w::UserMessage::FIELDS, at, ctx),
                 }),
                 role => {
                     let msg = w::SystemMessage {
                         content,
                         name,
-                        extra: extra_from(fields, &m.vendor, w::SystemMessage::FIELDS, ctx),
+                        extra: extra_from(fields, &m.vendor, w::SystemMessage::FIELDS, at, ctx),
                     };
                     if role == Role::System {
                         w::Message::System(msg)
@@ -235,7 +235,7 @@ fn encode_result(
     w::Message::Tool(w::ToolMessage {
         tool_call_id: r.call_id,
         content,
-        extra: extra_from(fields, &r.meta.vendor, w::ToolMessage::FIELDS, ctx),
+        extra: extra_from(fields, &r.meta.vendor, w::ToolMessage::FIELDS, at, ctx),
     })
 }
 
@@ -324,7 +324,7 @@ fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
                     detail,
                     extra: Extra::new(),
                 },
-                extra: extra_from(fields, &m.meta.vendor, w::ImageUrlPart::FIELDS, ctx),
+                extra: extra_from(fields, &m.meta.vendor, w::ImageUrlPart::FIELDS, at, ctx),
             }))
         }
         Part::Audio(m) => {
@@ -405,7 +405,7 @@ fn encode_part(p: Part, at: &str, ctx: &mut Ctx<'_>) -> Option<w::ContentPart> {
             };
             Some(w::ContentPart::File(w::FilePart {
                 file,
-                extra: extra_from(fields, &m.meta.vendor, w::FilePart::FIELDS, ctx),
+                extra: extra_from(fields, &m.meta.vendor, w::FilePart::FIELDS, at, ctx),
             }))
         }
         Part::Json(Json { value, .. }) => {
@@ -606,7 +606,7 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
         Value::String(s) => wire_types::Arguments::Text(s),
         other => wire_types::Arguments::Json(other),
     });
-    let extra = extra_from(fields, v, w::ToolCall::FIELDS, ctx);
+    let extra = extra_from(fields, v, w::ToolCall::FIELDS, at, ctx);
     if v.flag(F, FLAT) {
         w::ToolCall {
             id,

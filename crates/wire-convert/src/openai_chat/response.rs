@@ -160,7 +160,7 @@ pub(crate) fn encode_response(
     for (i, c) in resp.choices.into_iter().enumerate() {
         choices.push(encode_choice(c, i, v.format == Some(F), ctx));
     }
-    let extra = extra_from(fields, &v, w::Response::FIELDS, ctx);
+    let extra = extra_from(fields, &v, w::Response::FIELDS, "", ctx);
     Ok(w::Response {
         id: resp.id,
         object,
@@ -220,7 +220,7 @@ fn encode_choice(c: Choice, i: usize, same_response: bool, ctx: &mut Ctx<'_>) ->
     let finish_reason = c
         .stop_reason
         .map(|r| encode_stop(&r, &format!("{at}/stop_reason"), ctx));
-    let mut extra = extra_from(fields, &c.vendor, w::Choice::FIELDS, ctx);
+    let mut extra = extra_from(fields, &c.vendor, w::Choice::FIELDS, &at, ctx);
     if null_logprobs {
         extra.mark_null("logprobs");
     }
@@ -303,6 +303,6 @@ pub(super) fn encode_usage(u: Usage, ctx: &mut Ctx<'_>) -> w::Usage {
         total_tokens: total,
         prompt_tokens_details,
         completion_tokens_details,
-        extra: extra_from(fields, &u.vendor, w::Usage::FIELDS, ctx),
+        extra: extra_from(fields, &u.vendor, w::Usage::FIELDS, "/usage", ctx),
     }
 }

@@ -362,7 +362,7 @@ pub(crate) fn encode_function<T: FunctionTool>(
         }
     }
     Function {
-        function_extra: extra_from(fields, &def.vendor, function_fields, ctx),
+        function_extra: extra_from(fields, &def.vendor, function_fields, at, ctx),
         name: def.name,
         description: def.description,
         parameters,

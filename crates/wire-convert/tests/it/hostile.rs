@@ -64,3 +64,112 @@ fn calls(r: &wire_convert::model::Response) -> Vec<String> {
         })
         .collect()
 }
+
+/// The top-level JSON keys `format`'s request and response wire types model.
+fn wire_fields(format: Format) -> (&'static [&'static str], &'static [&'static str]) {
+    use wire_types as w;
+    match format {
+        Format::OpenaiChat => (
+            w::openai_chat::Request::FIELDS,
+            w::openai_chat::Response::FIELDS,
+        ),
+        Format::OpenaiResponses => (
+            w::openai_responses::Request::FIELDS,
+            w::openai_responses::Response::FIELDS,
+        ),
+        Format::Anthropic => (
+            w::anthropic::Request::FIELDS,
+            w::anthropic::Response::FIELDS,
+        ),
+        Format::Gemini => (w::gemini::Request::FIELDS, w::gemini::Response::FIELDS),
+        Format::Ollama => (w::ollama::Request::FIELDS, w::ollama::Response::FIELDS),
+        Format::Bedrock => (w::bedrock::Request::FIELDS, w::bedrock::Response::FIELDS),
+        Format::Mistral => (w::mistral::Request::FIELDS, w::mistral::Response::FIELDS),
+        Format::Cohere => (w::cohere::Request::FIELDS, w::cohere::Response::FIELDS),
+        other => panic!("{other}: not a chat format"),
+    }
+}
+
+/// A hand-built neutral value (a caller's, or one read from JSON) may hold a vendor record
+/// of the target's own whose fields are named like the wire fields and do not fit them.
+/// Whatever the encoder writes of its own (a required `model`, `created`, `role`), the
+/// body must read back: no key written twice, no value of the wrong type under a known
+/// key. What is not written is a loss at its key.
+#[test]
+fn own_vendor_fields_named_like_wire_fields_never_break_the_body() {
+    use serde_json::{Map, Value, json};
+    use wire_convert::model::{self, Message, Role};
+    // A value no typed field of these bodies takes: an array of a lone `null`.
+    let misfit = || json!([null]);
+    let options = Options::default();
+    for format in Format::CHAT {
+        let (request_fields, response_fields) = wire_fields(format);
+        let record = |keys: &[&str]| {
+            let fields: Map<String, Value> =
+                keys.iter().map(|k| ((*k).to_owned(), misfit())).collect();
+            model::Vendor::new(format, fields)
+        };
+        let response = model::Response {
+            id: Some("resp_1".into()),
+            model: Some("m".into()),
+            choices: vec![model::Choice {
+                message: Message::new(Role::Assistant, vec![model::Part::text("hi")]),
+                stop_reason: None,
+                vendor: Default::default(),
+            }],
+            vendor: record(response_fields),
+            ..Default::default()
+        };
+        // Refusing such a value is right too, with an error that names the field.
+        if let Ok(out) = refused_or(wire_convert::encode_response(response, format, &options)) {
+            wire_convert::decode_response(&out.value, format, &options).unwrap_or_else(|e| {
+                panic!(
+                    "{format} response: toolwire cannot read back its own body: {e}\n{}",
+                    out.value
+                )
+            });
+            carried_or_lost(&out.value, &out.losses, response_fields, format);
+        }
+        let request = model::Request {
+            model: Some("m".into()),
+            messages: vec![Message::new(Role::User, vec![model::Part::text("hi")])],
+            vendor: record(request_fields),
+            ..Default::default()
+        };
+        if let Ok(out) = refused_or(wire_convert::encode_request(request, format, &options)) {
+            wire_convert::decode_request(&out.value, format, &options).unwrap_or_else(|e| {
+                panic!(
+                    "{format} request: toolwire cannot read back its own body: {e}\n{}",
+                    out.value
+                )
+            });
+            carried_or_lost(&out.value, &out.losses, request_fields, format);
+        }
+    }
+}
+
+/// The encoder's answer, or its refusal when that names a field (a pointer below the
+/// root): any other error fails the test.
+fn refused_or<T>(r: Result<T, wire_convert::Error>) -> Result<T, ()> {
+    r.map_err(|e| {
+        let text = e.to_string();
+        assert!(
+            text.contains("/") && text.contains("do not fit"),
+            "a refusal that does not name the field: {text}"
+        );
+    })
+}
+
+/// Every key of `keys` is in the body with the misfit value (its wire field takes any
+/// JSON), or is a loss at `/key` (written from the neutral value instead, or not written).
+fn carried_or_lost(body: &str, losses: &[wire_convert::Loss], keys: &[&str], format: Format) {
+    let body: serde_json::Value = serde_json::from_str(body).unwrap();
+    for key in keys {
+        let path = format!("/{key}");
+        let carried = body.get(*key) == Some(&serde_json::json!([null]));
+        assert!(
+            carried || losses.iter().any(|l| l.path == path),
+            "{format}: `{key}` neither carried nor a loss at {path}: {losses:#?}"
+        );
+    }
+}
