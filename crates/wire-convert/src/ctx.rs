@@ -403,31 +403,49 @@ impl<'a> Ctx<'a> {
 /// be the key twice or a value the format's own types refuse, a body toolwire cannot read
 /// back. Only a hand-built neutral value has one: records decoded from the wire hold
 /// unknown fields alone.
+#[inline]
 pub(crate) fn extra_from(
-    mut fields: Map<String, Value>,
+    fields: Map<String, Value>,
     vendor: &Vendor,
     known: &'static [&'static str],
     at: &str,
     ctx: &mut Ctx<'_>,
 ) -> Extra {
-    if !fields.is_empty() && fields.keys().any(|k| known.contains(&k.as_str())) {
-        fields.retain(|key, _| {
-            if !known.contains(&key.as_str()) {
-                return true;
-            }
-            let mut path = at.to_owned();
-            wire_types::push_token(&mut path, key);
-            let detail = format!(
-                "{} field `{key}` stands for a field written from the neutral value, or does not fit it: not written",
-                ctx.format
-            );
-            ctx.dropped(LossCode::FieldUnsupported, path, detail);
-            false
-        });
-    }
+    // Most objects of a long transcript carry no vendor fields: nothing to look at.
+    let fields = if fields.is_empty() {
+        fields
+    } else {
+        without_known(fields, known, at, ctx)
+    };
     let mut extra = Extra::from(fields);
     ctx.mark_nulls(&mut extra, vendor, known);
     extra
+}
+
+/// `fields` without those named like a field in `known`, each a loss (see [`extra_from`]).
+fn without_known(
+    mut fields: Map<String, Value>,
+    known: &'static [&'static str],
+    at: &str,
+    ctx: &mut Ctx<'_>,
+) -> Map<String, Value> {
+    if !fields.keys().any(|k| known.contains(&k.as_str())) {
+        return fields;
+    }
+    fields.retain(|key, _| {
+        if !known.contains(&key.as_str()) {
+            return true;
+        }
+        let mut path = at.to_owned();
+        wire_types::push_token(&mut path, key);
+        let detail = format!(
+            "{} field `{key}` stands for a field written from the neutral value, or does not fit it: not written",
+            ctx.format
+        );
+        ctx.dropped(LossCode::FieldUnsupported, path, detail);
+        false
+    });
+    fields
 }
 
 /// What of a reasoning part an encoder may write (see [`Ctx::reasoning`]).
