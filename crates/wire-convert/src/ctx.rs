@@ -422,6 +422,25 @@ pub(crate) fn extra_from(
     extra
 }
 
+impl Ctx<'_> {
+    /// The vendor fields left for a wire struct's `extra` without those named like one of
+    /// its fields (`known`, its `FIELDS`), each a loss at `at/key`: the rule of
+    /// [`extra_from`], for a writer that builds the rest of the `Extra` itself (a stream
+    /// encoder's chunk).
+    pub(crate) fn unknown_only(
+        &mut self,
+        fields: Map<String, Value>,
+        known: &'static [&'static str],
+        at: &str,
+    ) -> Map<String, Value> {
+        if fields.is_empty() {
+            fields
+        } else {
+            without_known(fields, known, at, self)
+        }
+    }
+}
+
 /// `fields` without those named like a field in `known`, each a loss (see [`extra_from`]).
 fn without_known(
     mut fields: Map<String, Value>,

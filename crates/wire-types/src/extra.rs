@@ -97,9 +97,22 @@ impl Extra {
         self.nulls.retain(|k| *k != key);
     }
 
-    pub(crate) fn serialize_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+    /// Writes the unknown fields, except any named like a field of the struct (`known`,
+    /// its `FIELDS`) or like its union's tag (`tag`, empty for none): a value put there by
+    /// hand would be the key twice, or a value the field's type refuses, and the body
+    /// could not be read back. (Reading never puts one there; wire-convert reports such a
+    /// field as a loss before it gets here.)
+    pub(crate) fn serialize_entries<M: SerializeMap>(
+        &self,
+        map: &mut M,
+        known: &[&str],
+        tag: &str,
+    ) -> Result<(), M::Error> {
         if let Some(fields) = &self.fields {
             for (k, v) in fields.iter() {
+                if k == tag || known.contains(&k.as_str()) {
+                    continue;
+                }
                 map.serialize_entry(k, v)?;
             }
         }

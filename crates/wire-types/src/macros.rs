@@ -190,8 +190,19 @@ macro_rules! wire_struct {
                 &self,
                 map: &mut M,
             ) -> Result<(), M::Error> {
+                self.serialize_tagged_fields(map, "")
+            }
+
+            /// [`Self::serialize_fields`] after a union's tag `tag` (a key the unknown
+            /// fields must not write again).
+            #[allow(dead_code)]
+            pub(crate) fn serialize_tagged_fields<M: ::serde::ser::SerializeMap>(
+                &self,
+                map: &mut M,
+                tag: &str,
+            ) -> Result<(), M::Error> {
                 $( wire_ser_field!($kind, map, $key, &self.$field, &self.extra); )*
-                self.extra.serialize_entries(map)
+                self.extra.serialize_entries(map, Self::FIELDS, tag)
             }
 
             /// Reads the fields of this object: first `prefix` (entries already read by a
@@ -313,7 +324,7 @@ macro_rules! wire_tagged {
                         $name::$variant(inner) => {
                             let mut map = ::serde::Serializer::serialize_map(serializer, None)?;
                             ::serde::ser::SerializeMap::serialize_entry(&mut map, $tag, $value)?;
-                            inner.serialize_fields(&mut map)?;
+                            inner.serialize_tagged_fields(&mut map, $tag)?;
                             ::serde::ser::SerializeMap::end(map)
                         }
                     )*

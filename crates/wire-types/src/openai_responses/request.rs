@@ -201,11 +201,15 @@ impl Serialize for Item {
         }
         match self {
             Item::Message(m) => m.serialize(serializer),
-            Item::FunctionCall(c) => tagged(serializer, "function_call", |m| c.serialize_fields(m)),
-            Item::FunctionCallOutput(o) => tagged(serializer, "function_call_output", |m| {
-                o.serialize_fields(m)
+            Item::FunctionCall(c) => tagged(serializer, "function_call", |m| {
+                c.serialize_tagged_fields(m, "type")
             }),
-            Item::Reasoning(r) => tagged(serializer, "reasoning", |m| r.serialize_fields(m)),
+            Item::FunctionCallOutput(o) => tagged(serializer, "function_call_output", |m| {
+                o.serialize_tagged_fields(m, "type")
+            }),
+            Item::Reasoning(r) => tagged(serializer, "reasoning", |m| {
+                r.serialize_tagged_fields(m, "type")
+            }),
             // `type` first, so that it is read first and decides again.
             Item::Other(map) => match map.get("type") {
                 Some(tag) => {

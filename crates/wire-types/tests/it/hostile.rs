@@ -132,3 +132,33 @@ fn a_huge_number_in_an_unknown_field_reads_back_the_same() {
         "{text}"
     );
 }
+
+/// An `Extra` filled by hand with a known field's name (or a union's tag) is never written:
+/// the body holds each key once, with its typed value, and reads back.
+#[test]
+fn extra_never_writes_a_known_key_or_the_tag_again() {
+    use wire_types::anthropic::{ContentBlock, TextBlock};
+    let mut r: wire_types::openai_chat::Response = wire_types::from_str(
+        r#"{"id":"a","object":"chat.completion","created":1,"model":"m","choices":[]}"#,
+    )
+    .unwrap();
+    r.extra.insert("id".into(), json!([null]));
+    r.extra.insert("model".into(), json!(5));
+    r.extra.insert("mine".into(), json!(true));
+    let text = wire_types::to_string(&r);
+    assert_eq!(
+        text,
+        r#"{"id":"a","object":"chat.completion","created":1,"model":"m","choices":[],"mine":true}"#
+    );
+    let back: wire_types::openai_chat::Response = wire_types::from_str(&text).unwrap();
+    assert_eq!(back.id.as_deref(), Some("a"));
+
+    let mut block = TextBlock {
+        text: "hi".into(),
+        ..Default::default()
+    };
+    block.extra.insert("type".into(), json!("image"));
+    block.extra.insert("text".into(), json!(1));
+    let text = wire_types::to_string(&ContentBlock::Text(block));
+    assert_eq!(text, r#"{"type":"text","text":"hi"}"#);
+}

@@ -486,8 +486,8 @@ impl Encoder {
             trace: fields.take_as("trace"),
             performance_config: fields.take_as("performanceConfig"),
             service_tier: fields.take_as("serviceTier"),
-            // What did not read as its type goes out as it came.
-            extra: wire_types::Extra::from(fields),
+            // What did not read as its type is a loss, not a body that cannot be read.
+            extra: wire_types::Extra::from(ctx.unknown_only(fields, w::MetadataEvent::FIELDS, "")),
         };
         out.push(Some("metadata"), &event)
     }

@@ -278,7 +278,11 @@ impl Encoder {
                 {
                     delta.role = Some(r);
                 }
-                delta.extra = wire_types::Extra::from(m);
+                delta.extra = wire_types::Extra::from(ctx.unknown_only(
+                    m,
+                    w::Delta::FIELDS,
+                    "/finish/message",
+                ));
             }
             if delta.role.is_none() && delta.extra.is_empty() && self.roles.contains(&choice) {
                 // What Mistral sends on its last chunk: an empty text.
@@ -298,7 +302,11 @@ impl Encoder {
                 finish,
                 logprobs,
                 usage,
-                extra: wire_types::Extra::from(fields),
+                extra: wire_types::Extra::from(ctx.unknown_only(
+                    fields,
+                    w::ChunkChoice::FIELDS,
+                    "/finish",
+                )),
             };
             self.chunk(choice, delta, end, out)?;
         }

@@ -94,12 +94,18 @@ impl Encoder {
             o.role = true;
             delta.role = Some("assistant".to_owned());
         }
+        let mut extra = extra;
+        // A finish's content-filter results (Azure) come in `extra`, as an object.
+        let content_filter_results = match extra.remove("content_filter_results") {
+            Some(Value::Object(m)) => Some(m),
+            _ => None,
+        };
         let mut choice = w::ChunkChoice {
             index: Some(index),
             delta: Some(delta),
             finish_reason: finish,
             logprobs,
-            content_filter_results: None,
+            content_filter_results,
             extra,
         };
         if choice.finish_reason.is_none() {
@@ -266,7 +272,11 @@ impl Encoder {
                 extra: Default::default(),
             }),
             extra_content,
-            extra: wire_types::Extra::from(fields),
+            extra: wire_types::Extra::from(ctx.unknown_only(
+                fields,
+                w::ToolCallDelta::FIELDS,
+                &at(part),
+            )),
         };
         self.call_fragment(choice, fragment, out)
     }
@@ -366,14 +376,16 @@ impl Encoder {
                 delta.role = Some(r);
                 self.out(choice).role = true;
             }
-            delta.extra = wire_types::Extra::from(m);
+            delta.extra =
+                wire_types::Extra::from(ctx.unknown_only(m, w::Delta::FIELDS, "/finish/message"));
         }
         let finish = Some(match f.stop_reason {
             Some(r) => finish_reason(&r, ctx),
             None => w::FinishReason::Stop,
         });
         let content_filter_results = fields.take_as("content_filter_results");
-        let mut extra = wire_types::Extra::from(fields);
+        let mut extra =
+            wire_types::Extra::from(ctx.unknown_only(fields, w::ChunkChoice::FIELDS, "/finish"));
         if let Some(cf) = content_filter_results {
             extra.insert("content_filter_results".to_owned(), Value::Object(cf));
         }
