@@ -7,9 +7,9 @@ use super::{F, Turn};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, StopKind, StopReason, Usage, Vendor};
 use crate::passes::finish::{closed_stop, usage_dropped};
-use crate::passes::response::first_choice;
+use crate::passes::response::{drop_created, drop_unplaced, first_choice};
 use crate::vendor::Fields;
-use crate::{Ctx, Error, LossCode};
+use crate::{Ctx, Error};
 use wire_types::TextOrParts;
 use wire_types::cohere as w;
 
@@ -108,14 +108,13 @@ pub(super) fn encode_response(
     let v = resp.vendor;
     let same = v.format == Some(F);
     let mut fields = ctx.vendor_fields(&v, "");
-    crate::passes::response::drop_created(resp.created, ctx);
-    if let Some(model) = &resp.model {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            "/model",
-            format!("cohere responses do not name the model (`{model}`)"),
-        );
-    }
+    drop_created(resp.created, ctx);
+    drop_unplaced(
+        resp.model.as_deref(),
+        "/model",
+        "do not name the model",
+        ctx,
+    );
     let why = "a cohere response has one message: further choices are dropped";
     let first = first_choice(resp.choices, why, ctx, |mut c, at, ctx| {
         if c.vendor.format == Some(F)

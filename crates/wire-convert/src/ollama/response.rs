@@ -7,10 +7,10 @@ use super::{F, plain_message};
 use crate::ctx::extra_from;
 use crate::model::{self, Choice, Role, StopKind, StopReason, Usage, Vendor};
 use crate::passes::finish::{closed_stop, usage_dropped};
-use crate::passes::response::first_choice;
+use crate::passes::response::{drop_unplaced, first_choice};
 use crate::vendor::Fields;
 use crate::vendor::keep_fields;
-use crate::{Ctx, Error, LossCode, util};
+use crate::{Ctx, Error, util};
 use serde_json::Value;
 use wire_types::ollama as w;
 
@@ -126,13 +126,7 @@ pub(super) fn encode_response(
     let v = resp.vendor;
     let same = v.format == Some(F);
     let mut fields = ctx.vendor_fields(&v, "");
-    if let Some(id) = &resp.id {
-        ctx.dropped(
-            LossCode::FieldUnsupported,
-            "/id",
-            format!("ollama responses have no id (`{id}`)"),
-        );
-    }
+    drop_unplaced(resp.id.as_deref(), "/id", "have no id", ctx);
     let why = "an ollama response has one message: further choices are dropped";
     let first = first_choice(resp.choices, why, ctx, |c, at, ctx| {
         let mut st = State::default();

@@ -215,6 +215,21 @@ pub(crate) fn drop_created(created: Option<u64>, ctx: &mut Ctx<'_>) {
     }
 }
 
+/// Reports a response field the target has no place for (`/id` for Ollama, `/model` for
+/// Cohere), when the source set it: `what` says so after "{format} responses", and the
+/// detail names the value.
+pub(crate) fn drop_unplaced(
+    value: Option<&str>,
+    path: &'static str,
+    what: &str,
+    ctx: &mut Ctx<'_>,
+) {
+    if let Some(value) = value {
+        let detail = format!("{} responses {what} (`{value}`)", ctx.format);
+        ctx.dropped(LossCode::FieldUnsupported, path, detail);
+    }
+}
+
 /// Writes the first of `choices` by `first` (given the choice and its pointer), for a
 /// target whose response holds one answer: another format's fields on that choice are
 /// reported first (the choice is no object of its own there), and each further choice is

@@ -8,7 +8,7 @@ use crate::stream::{
     EventEncoder, Events, Gate, HeldCall, PartId, Rule, StreamPart, StreamStart, UNFINISHED, Whole,
     at, reasoning_id_lost, reasoning_token_lost, summary_as_thinking,
 };
-use crate::{Ctx, Error, LossCode, util};
+use crate::{Ctx, Error, util};
 use serde_json::Value;
 use wire_types::ollama as w;
 
@@ -177,13 +177,7 @@ impl EventEncoder for Encoder {
             .and_then(Value::as_str)
             .map(str::to_owned)
             .or_else(|| s.created.map(util::rfc3339_of_unix));
-        if let Some(id) = &s.id {
-            ctx.dropped(
-                LossCode::FieldUnsupported,
-                "/id",
-                format!("ollama responses have no id (`{id}`)"),
-            );
-        }
+        crate::passes::response::drop_unplaced(s.id.as_deref(), "/id", "have no id", ctx);
         self.vendor.merge(s.vendor);
         Ok(())
     }
