@@ -427,17 +427,21 @@ impl Ctx<'_> {
     /// its fields (`known`, its `FIELDS`), each a loss at `at/key`: the rule of
     /// [`extra_from`], for a writer that builds the rest of the `Extra` itself (a stream
     /// encoder's chunk).
+    ///
+    /// `at` is a [`Piece`], written only when there is a loss: a nested object's pointer
+    /// (`(at, "/function")`) costs nothing on the usual path.
     pub(crate) fn unknown_only(
         &mut self,
         fields: Map<String, Value>,
         known: &'static [&'static str],
-        at: &str,
+        at: impl Piece,
     ) -> Map<String, Value> {
-        if fields.is_empty() {
-            fields
-        } else {
-            without_known(fields, known, at, self)
+        if fields.is_empty() || !fields.keys().any(|k| known.contains(&k.as_str())) {
+            return fields;
         }
+        let mut path = String::new();
+        at.put(&mut path);
+        without_known(fields, known, &path, self)
     }
 }
 

@@ -200,6 +200,8 @@ fn encode_item(p: Part, at: &str, place: Place, ctx: &mut Ctx<'_>) -> Option<w::
                 (Place::Tool, Value::Object(data)) => {
                     let id = fields.take_as("id");
                     let doc_extra = take_prefixed(&mut fields, DOCUMENT);
+                    let doc_extra =
+                        ctx.unknown_only(doc_extra, w::Document::FIELDS, (at, "/document"));
                     Some(w::Content::Document(w::DocumentContent {
                         document: w::Document {
                             data,
@@ -342,6 +344,8 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     };
     let kind = function_type(v, at, &mut fields, ctx);
     let function_extra = take_prefixed(&mut fields, FUNCTION);
+    let function_extra =
+        ctx.unknown_only(function_extra, w::FunctionCall::FIELDS, (at, "/function"));
     w::ToolCall {
         id: (!v.flag(F, NO_ID)).then_some(c.id),
         kind,

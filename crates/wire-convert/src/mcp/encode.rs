@@ -263,6 +263,7 @@ fn resource(m: Media, k: usize, at: &str, ctx: &mut Ctx<'_>) -> Option<w::Conten
             inner.insert(key[prefix.len()..].to_owned(), val);
         }
     }
+    let inner = ctx.unknown_only(inner, w::ResourceContents::FIELDS, (at, "/resource"));
     let mut inner = Extra::from(inner);
     if let Some(Value::Array(nulls)) = v.hint(F, RESOURCE_NULLS) {
         for n in nulls.iter().filter_map(Value::as_str) {

@@ -388,6 +388,8 @@ fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCall {
     let arguments = util::write_arguments(c.arguments, v.flag(F, ARGS_JSON));
     let kind = function_type(v, at, &mut fields, ctx);
     let function_extra = util::take_prefixed(&mut fields, FUNCTION_FIELD);
+    let function_extra =
+        ctx.unknown_only(function_extra, w::FunctionCall::FIELDS, (at, "/function"));
     w::ToolCall {
         id: (!v.flag(F, NO_ID)).then_some(c.id),
         kind,

@@ -322,7 +322,9 @@ pub(super) fn encode_call(c: ToolCall, at: &str, ctx: &mut Ctx<'_>) -> w::ToolCa
     } else {
         fields.take_as("type")
     };
-    let mut function_extra = Extra::from(take_prefixed(&mut fields, FUNCTION));
+    let function = take_prefixed(&mut fields, FUNCTION);
+    let function = ctx.unknown_only(function, w::FunctionCall::FIELDS, (at, "/function"));
+    let mut function_extra = Extra::from(function);
     remark_nulls(
         &mut function_extra,
         v,

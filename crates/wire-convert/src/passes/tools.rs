@@ -353,7 +353,7 @@ pub(crate) fn encode_function<T: FunctionTool>(
             format!("{format} has no cache marker"),
         );
     }
-    let mut tool_extra = Extra::from(tool);
+    let mut tool_extra = Extra::from(ctx.unknown_only(tool, tool_fields, at));
     if let Some(Value::Array(nulls)) = def.vendor.hint(format, TOOL_NULLS) {
         for n in nulls.iter().filter_map(Value::as_str) {
             if let Some(f) = tool_fields.iter().find(|f| **f == n) {

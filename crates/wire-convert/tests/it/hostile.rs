@@ -173,3 +173,49 @@ fn carried_or_lost(body: &str, losses: &[wire_convert::Loss], keys: &[&str], for
         );
     }
 }
+
+/// The nested objects a format keeps under a prefix (a call's `function.` fields for
+/// Ollama, Mistral and Cohere): a kept field named like
+/// one of the nested struct's own is a loss at its pointer, never a key written twice.
+#[test]
+fn nested_vendor_fields_named_like_wire_fields_are_losses() {
+    use serde_json::{Map, Value, json};
+    use wire_convert::model::{self, Arguments, Message, Part, Role, ToolCall};
+    let options = Options::default();
+    for format in [Format::Ollama, Format::Mistral, Format::Cohere] {
+        let mut fields = Map::new();
+        fields.insert("function.name".to_owned(), json!([null]));
+        fields.insert("function.arguments".to_owned(), json!([null]));
+        let mut call = ToolCall {
+            id: "abcdefghi".into(),
+            synthetic_id: false,
+            name: "get_weather".into(),
+            arguments: Arguments::Text("{}".into()),
+            meta: Default::default(),
+        };
+        call.meta.vendor = model::Vendor::new(format, fields);
+        let request = model::Request {
+            model: Some("m".into()),
+            messages: vec![
+                Message::new(Role::User, vec![Part::text("hi")]),
+                Message::new(Role::Assistant, vec![Part::ToolCall(call)]),
+            ],
+            ..Default::default()
+        };
+        let out = wire_convert::encode_request(request, format, &options).unwrap();
+        let back = wire_convert::decode_request(&out.value, format, &options)
+            .unwrap_or_else(|e| panic!("{format}: {e}\n{}", out.value));
+        assert!(back.losses.is_empty(), "{format}: {:?}", back.losses);
+        let body: Value = serde_json::from_str(&out.value).unwrap();
+        let function = &body["messages"][1]["tool_calls"][0]["function"];
+        assert_eq!(function["name"], "get_weather", "{format}: {function}");
+        for key in ["name", "arguments"] {
+            let path = format!("/messages/1/content/0/function/{key}");
+            assert!(
+                out.losses.iter().any(|l| l.path == path),
+                "{format}: no loss at {path}: {:#?}",
+                out.losses
+            );
+        }
+    }
+}

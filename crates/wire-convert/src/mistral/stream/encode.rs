@@ -170,10 +170,18 @@ impl Encoder {
             function: w::FunctionCall {
                 name,
                 arguments,
-                extra: wire_types::Extra::from(function),
+                extra: wire_types::Extra::from(ctx.unknown_only(
+                    function,
+                    w::FunctionCall::FIELDS,
+                    (at(c.part), "/function"),
+                )),
             },
             index,
-            extra: wire_types::Extra::from(fields),
+            extra: wire_types::Extra::from(ctx.unknown_only(
+                fields,
+                w::ToolCall::FIELDS,
+                at(c.part),
+            )),
         };
         let delta = w::Delta {
             tool_calls: Some(vec![call]),

@@ -275,7 +275,7 @@ impl Encoder {
             extra: wire_types::Extra::from(ctx.unknown_only(
                 fields,
                 w::ToolCallDelta::FIELDS,
-                &at(part),
+                at(part),
             )),
         };
         self.call_fragment(choice, fragment, out)
