@@ -411,12 +411,7 @@ pub(crate) fn extra_from(
     at: &str,
     ctx: &mut Ctx<'_>,
 ) -> Extra {
-    // Most objects of a long transcript carry no vendor fields: nothing to look at.
-    let fields = if fields.is_empty() {
-        fields
-    } else {
-        without_known(fields, known, at, ctx)
-    };
+    let fields = ctx.unknown_only(fields, known, at);
     let mut extra = Extra::from(fields);
     ctx.mark_nulls(&mut extra, vendor, known);
     extra
@@ -436,6 +431,7 @@ impl Ctx<'_> {
         known: &'static [&'static str],
         at: impl Piece,
     ) -> Map<String, Value> {
+        // Most objects of a long transcript carry no vendor fields: nothing to look at.
         if fields.is_empty() || !fields.keys().any(|k| known.contains(&k.as_str())) {
             return fields;
         }
@@ -452,9 +448,6 @@ fn without_known(
     at: &str,
     ctx: &mut Ctx<'_>,
 ) -> Map<String, Value> {
-    if !fields.keys().any(|k| known.contains(&k.as_str())) {
-        return fields;
-    }
     fields.retain(|key, _| {
         if !known.contains(&key.as_str()) {
             return true;

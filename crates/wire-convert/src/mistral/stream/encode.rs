@@ -139,7 +139,8 @@ impl Encoder {
         } = c.held.done();
         signature_lost(meta.signature.as_ref(), c.part, ctx);
         let v = &meta.vendor;
-        let mut fields = ctx.vendor_fields(v, &at(c.part));
+        let pat = at(c.part);
+        let mut fields = ctx.vendor_fields(v, &pat);
         let kind = call_type(v, &mut fields, F);
         let index = v
             .hint(F, INDEX)
@@ -173,14 +174,14 @@ impl Encoder {
                 extra: wire_types::Extra::from(ctx.unknown_only(
                     function,
                     w::FunctionCall::FIELDS,
-                    (at(c.part), "/function"),
+                    (pat.as_str(), "/function"),
                 )),
             },
             index,
             extra: wire_types::Extra::from(ctx.unknown_only(
                 fields,
                 w::ToolCall::FIELDS,
-                at(c.part),
+                pat.as_str(),
             )),
         };
         let delta = w::Delta {
