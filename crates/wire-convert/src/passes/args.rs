@@ -75,7 +75,21 @@ pub(crate) fn object_arguments(args: Arguments, at: &str, ctx: &mut Ctx<'_>) -> 
             "arguments that are not a JSON object are sent as {\"value\": …}",
         ),
         Arguments::Text(t) => match serde_json::from_str::<Value>(&t) {
-            Ok(Value::Object(m)) => return ObjectArgs::Map(m),
+            Ok(Value::Object(m)) => {
+                // serde_json kept the last value of a repeated key; toolwire's own reader,
+                // which refuses one, says where it was.
+                if let Err(e) = wire_types::value_from_str(&t) {
+                    ctx.dropped(
+                        LossCode::ArgumentsWrapped,
+                        format!("{at}/arguments{}", e.pointer()),
+                        format!(
+                            "arguments with a repeated key are sent with its last value ({})",
+                            e.message()
+                        ),
+                    );
+                }
+                return ObjectArgs::Map(m);
+            }
             Ok(Value::Null) => (Map::new(), "`null` arguments are sent as {}"),
             Ok(v) => (
                 one("value", v),
