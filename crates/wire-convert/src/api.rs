@@ -63,6 +63,9 @@ fn decode_request_from(
 ) -> Result<Decoded<model::Request>, Error> {
     let codec = codec(from, "chat request")?;
     let mut ctx = Ctx::new(from, options);
+    if let Input::Text(text) = input {
+        ctx.expect_body(text.len());
+    }
     let mut value = codec.decode_request(input, &mut ctx)?;
     value.source = Some(from);
     passes::resolve_result_names(&mut value.messages);
@@ -81,6 +84,9 @@ fn decode_response_from(
 ) -> Result<Decoded<model::Response>, Error> {
     let codec = codec(from, "chat response")?;
     let mut ctx = Ctx::new(from, options);
+    if let Input::Text(text) = input {
+        ctx.expect_body(text.len());
+    }
     let mut value = codec.decode_response(input, &mut ctx)?;
     value.source = Some(from);
     passes::names::restore_response(&mut value, &options.names);
